@@ -1,0 +1,120 @@
+"""The contract between a game engine and the table.
+
+A game is plain data and functions (boardgame.io, OpenSpiel): the table asks it to validate a
+command and turn it into events, folds the events into the state, and shows people only views.
+Nothing but `public_view` and `seat_view` output may leave the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+Event = dict[str, Any]
+"""A JSON-ready fact, always with a "type" key. The state is a fold of these."""
+
+
+class RuleError(Exception):
+    """A command the game does not accept. The message is a sentence a player understands.
+
+    `rule` names the rule it breaks (e.g. "CHAC-MOVE-1"), or is empty for a command that is
+    malformed rather than against the rules.
+    """
+
+    def __init__(self, message: str, rule: str = ""):
+        super().__init__(message)
+        self.rule = rule
+
+    @property
+    def reason(self) -> str:
+        return f"{self} ({self.rule})" if self.rule else str(self)
+
+
+@dataclass(frozen=True)
+class Command:
+    """One thing that happens at the table: who (a seat, or None for the table/host), what, how.
+
+    Buttons, phones, the camera and the CLI all produce these. `args` holds JSON values only.
+    """
+
+    type: str
+    seat: int | None = None
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, **self.args}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Command:
+        if not isinstance(data, Mapping):
+            raise RuleError("A command must be a JSON object such as {\"type\": \"pass\"}.")
+        kind = data.get("type")
+        if not isinstance(kind, str) or not kind:
+            raise RuleError("A command needs a \"type\" naming what to do.")
+        seat = data.get("seat")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise RuleError("A command's \"seat\" must be a seat number or null.")
+        args = {k: v for k, v in data.items() if k not in ("type", "seat")}
+        return cls(kind, seat, args)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the table must do next, in words a player understands.
+
+    `kind` is one of: "act" (a seat takes actions), "roll" (throw `dice` dice for `purpose`),
+    "choose" (a seat picks among options), "confirm" (the table confirms something),
+    "enter" (someone types a value, e.g. a slab's number), "over" (the game has ended).
+    """
+
+    text: str
+    kind: str
+    seat: int | None = None
+    dice: int = 0
+    purpose: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "kind": self.kind,
+            "seat": self.seat,
+            "dice": self.dice,
+            "purpose": self.purpose,
+        }
+
+
+class Game(Protocol):
+    """One board game's rules. Implementations keep no state of their own between calls."""
+
+    name: ClassVar[str]
+
+    def setup(self, options: Mapping[str, Any], seats: list[str], seed: int) -> Any:
+        """The initial state; all of the companion's own randomness derives from `seed`.
+
+        Raises RuleError for bad options or seats.
+        """
+
+    def legal(self, state: Any, seat: int | None) -> list[Command]:
+        """Commands `seat` (None: the table/host) may submit now; dice values left open."""
+
+    def apply(self, state: Any, command: Command) -> list[Event]:
+        """Validate `command` and return the events it causes. Never mutates `state`.
+
+        Raises RuleError naming the rule when the command is not allowed now.
+        """
+
+    def fold(self, state: Any, event: Event) -> Any:
+        """The state after `event` (may update `state` in place and return it)."""
+
+    def public_view(self, state: Any) -> dict[str, Any]:
+        """JSON-ready view anyone at the table may see."""
+
+    def seat_view(self, state: Any, seat: int) -> dict[str, Any]:
+        """JSON-ready view for one seat: the public view plus that seat's own secrets."""
+
+    def prompts(self, state: Any) -> list[Prompt]:
+        """What must happen next; empty only while nothing is expected."""
+
+    def is_over(self, state: Any) -> bool:
+        """True once the game has ended and been scored."""
