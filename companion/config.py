@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-BUTTON_NAMES = ("up", "down", "ok", "back")
+BUTTON_NAMES = ("up", "down", "ok", "back", "menu")
 I2C_PINS = (2, 3)  # SDA, SCL of /dev/i2c-1
 
 
@@ -60,10 +60,11 @@ class CameraConfig:
 @dataclass(frozen=True)
 class ButtonsConfig:
     enabled: bool = setting(True, "Read the button panel.")
-    up: int = setting(17, "BCM pin of the Up button (wired to ground).", low=0, high=27)
-    down: int = setting(27, "BCM pin of the Down button.", low=0, high=27)
-    ok: int = setting(22, "BCM pin of the OK button.", low=0, high=27)
-    back: int = setting(23, "BCM pin of the Back button.", low=0, high=27)
+    up: int = setting(5, "BCM pin of the Up button (wired to ground).", low=0, high=27)
+    down: int = setting(6, "BCM pin of the Down button.", low=0, high=27)
+    ok: int = setting(13, "BCM pin of the OK button.", low=0, high=27)
+    back: int = setting(19, "BCM pin of the Back button (hold: undo).", low=0, high=27)
+    menu: int = setting(26, "BCM pin of the Menu button (hold: private peek).", low=0, high=27)
     hold_time: float = setting(1.0, "Seconds a press must last to count as held.", low=0.1, high=10)
 
 

@@ -64,7 +64,7 @@ def test_an_unknown_section_is_named(tmp_path):
         ("[camera]\nresolution = [640]\n", "camera.resolution: must be a list of 2 numbers"),
         ("[buttons]\nhold_time = -1\n", "buttons.hold_time: must be between 0.1 and 10"),
         ("display = 3\n", "display: must be a table of settings"),
-        ("[buttons]\nup = 27\n", "buttons.down: pin 27 is already buttons.up"),
+        ("[buttons]\nup = 6\n", "buttons.down: pin 6 is already buttons.up"),
         ("[buttons]\nok = 3\n", "buttons.ok: pin 3 carries the display's I2C bus"),
         ("[web\nport = 1\n", "not valid TOML"),
     ],
