@@ -12,6 +12,7 @@ reopens it. Drivers import their libraries only when opened.
 from hardware.camera.base import Camera, CameraError, CameraSettings, Frame
 from hardware.camera.folder import FolderCamera
 from hardware.camera.pi import PiCamera
+from hardware.camera.sim import SimCamera
 from hardware.camera.usb import UsbCamera
 
 __all__ = [
@@ -21,5 +22,6 @@ __all__ = [
     "FolderCamera",
     "Frame",
     "PiCamera",
+    "SimCamera",
     "UsbCamera",
 ]

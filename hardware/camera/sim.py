@@ -1,0 +1,162 @@
+"""A simulated camera over the dice tray, drawn by the synthetic renderer.
+
+Between throws it shows the still tray (fresh sensor noise in every frame, as a real sensor
+has); `throw(faces)` starts a roll: sometimes a hand letting go, dice tumbling in with motion
+blur, coming to rest about half a second later, then the still result.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from hardware.camera.base import CameraBase, CameraError, Clock
+
+
+class SimCamera(CameraBase):
+    """Rendered frames of a tray with pip dice.
+
+    Timestamps are virtual (frame number / fps) unless `realtime` is set, in which case reads
+    are paced at `fps` on `clock`, like a live camera. The tray (surface, light, camera angle)
+    is fixed by `seed` and the dice's look by `style`, so only the dice's faces and places
+    change between throws.
+
+        camera = SimCamera(seed=7)
+        camera.open()
+        camera.throw([3, 5, 1, 6, 2])
+        frames = [camera.read() for _ in range(30)]   # tumbling, then settled
+    """
+
+    name = "simulated camera"
+
+    def __init__(
+        self,
+        width: int = 640,
+        height: int = 480,
+        fps: float = 15.0,
+        seed: int = 0,
+        hand_chance: float = 0.3,
+        style: str = "ivory",
+        realtime: bool = False,
+        clock: Clock = time.monotonic,
+    ):
+        super().__init__(clock)
+        import numpy as np
+
+        from companion.dice import synth
+
+        self._synth = synth
+        self.width, self.height, self.fps = width, height, fps
+        self.hand_chance = hand_chance
+        if style not in synth.DIE_STYLES:
+            raise ValueError(f"Unknown die style {style!r}; known: {', '.join(synth.DIE_STYLES)}")
+        self.style = style
+        self.realtime = realtime
+        self._rng = np.random.default_rng(seed)
+        # The tray: a scene with no dice whose surface and light every throw keeps.
+        self._tray = synth.random_scene([], self._rng, width=width, height=height)
+        self._die_size = float(self._rng.uniform(36, 50)) * min(width / 640, height / 480)
+        self._lock = threading.Lock()
+        self._throw: list[Any] = []  # scenes of the throw under way
+        self._throw_started: float | None = None
+        self._final = self._tray
+        self._still: Any = None  # noiseless render of the scene at rest
+        self._unplugged = False
+        self._now = 0.0
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        """The faces of the dice now lying in the tray (what a perfect reader would say)."""
+        return tuple(d.face for d in self._final.dice)
+
+    def throw(self, faces: Sequence[int], hand: bool | None = None) -> None:
+        """Start a throw that comes to rest showing `faces`; `hand`: show the throwing hand
+        (None: by chance). Raises ValueError for a face outside 1-6."""
+        faces = [int(f) for f in faces]
+        if not faces or any(not 1 <= f <= 6 for f in faces):
+            raise ValueError(f"Dice faces are 1-6, got {faces}")
+        if hand is None:
+            hand = bool(self._rng.random() < self.hand_chance)
+        with self._lock:
+            placed = self._synth.random_scene(
+                faces,
+                self._rng,
+                width=self.width,
+                height=self.height,
+                style=self.style,
+                size=self._die_size,
+                view_tilt=self._tray.view_tilt,
+            )
+            final = replace(self._tray, dice=placed.dice, tray_wall=self._tray.tray_wall)
+            self._throw = self._synth.throw_sequence(
+                final, self._rng, fps=self.fps, hand_before=hand
+            )
+            self._throw_started = None  # the next frame is the throw's first
+            self._final = final
+            self._still = None
+
+    def clear(self) -> None:
+        """Take the dice out of the tray."""
+        with self._lock:
+            self._throw, self._final, self._still = [], self._tray, None
+
+    @property
+    def settled(self) -> bool:
+        """True once the current throw (if any) has come to rest."""
+        with self._lock:
+            return self._throw_frame() is None
+
+    def unplug(self) -> None:
+        """Make the camera fail as an unplugged one would: reads raise until reopened."""
+        self._unplugged = True
+
+    def _open_device(self) -> None:
+        self._unplugged = False
+        self._opened_at = self._clock()
+
+    def _grab(self):
+        if self._unplugged:
+            raise CameraError("The simulated camera was unplugged.")
+        if self.realtime:
+            due = self._opened_at + self._index / self.fps
+            delay = due - self._clock()
+            if delay > 0:
+                time.sleep(delay)
+            self._now = self._clock() - self._opened_at
+        else:
+            self._now = self._index / self.fps
+        with self._lock:
+            scene = self._throw_frame()
+            if scene is not None:
+                return self._synth.render(scene, self._rng), self._stamp()
+            if self._still is None:
+                self._still = self._synth.render(replace(self._final, noise=0), self._rng)
+            return self._noisy(self._still), self._stamp()
+
+    def _stamp(self) -> float | None:
+        return None if self.realtime else self._now
+
+    def _throw_frame(self) -> Any:
+        """The scene of the throw at the current time, or None once it is at rest."""
+        if not self._throw:
+            return None
+        if self._throw_started is None:
+            self._throw_started = self._now
+        k = round((self._now - self._throw_started) * self.fps)
+        if k >= len(self._throw) or self._throw[k] is self._final:
+            self._throw = []
+            return None
+        return self._throw[max(0, k)]
+
+    def _noisy(self, still):
+        import numpy as np
+
+        amount = max(1, round(self._final.noise))
+        noise = self._rng.integers(-amount, amount + 1, still.shape, dtype=np.int16)
+        return np.clip(still.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+
+    def _close_device(self) -> None:
+        pass
