@@ -1,0 +1,106 @@
+"""The Flask app factory: the public table page, each seat's private page and the host page.
+
+Every page is built from the table's views only (public view, one seat's view), so a hidden
+value cannot reach a page that may not see it. Pages update through server-sent events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from companion.table import Table
+from web.access import Access
+from web.glyphs import GlyphCatalog, HandOuts
+from web.ratelimit import RateLimiter
+from web.streams import Broadcaster
+
+MAX_BODY_BYTES = 16 * 1024
+
+
+@dataclass
+class Limits:
+    """Requests per client (a seat's or host's cookie, else the address): rate/s and burst."""
+
+    reads: tuple[float, float] = (20.0, 60.0)
+    writes: tuple[float, float] = (5.0, 20.0)
+    pin_tries: tuple[float, float] = (5 / 60, 5.0)  # five tries, then one more every 12 s
+
+
+@dataclass
+class WebState:
+    table: Table
+    access: Access
+    broadcaster: Broadcaster
+    glyphs: GlyphCatalog
+    handouts: HandOuts
+    camera_frame: Callable[[], bytes | None] | None
+    public_port: int | None
+    reads: RateLimiter
+    writes: RateLimiter
+    pin_tries: RateLimiter
+    # Objects other parts of the service attach to the app (e.g. web.service_api's service).
+    extra: dict = field(default_factory=dict)
+
+
+def create_app(
+    table: Table,
+    data_dir: str | Path,
+    *,
+    camera_frame: Callable[[], bytes | None] | None = None,
+    public_port: int | None = None,
+    limits: Limits | None = None,
+) -> Flask:
+    """The web app for `table`; secrets (tokens, PIN, glyph hand-outs) live in `data_dir`.
+
+    `camera_frame` returns the latest annotated camera JPEG (dice outlined), or None while no
+    camera is attached; `public_port` is the port phones reach (default: the request's port).
+    """
+    limits = limits or Limits()
+    data_dir = Path(data_dir)
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.extensions["chac"] = WebState(
+        table=table,
+        access=Access.load(data_dir),
+        broadcaster=Broadcaster(table.subscribe),
+        glyphs=GlyphCatalog(data_dir),
+        handouts=HandOuts(data_dir),
+        camera_frame=camera_frame,
+        public_port=public_port,
+        reads=RateLimiter(*limits.reads),
+        writes=RateLimiter(*limits.writes),
+        pin_tries=RateLimiter(*limits.pin_tries),
+    )
+
+    from web import guard, pages, routes_host, routes_seat, routes_table
+
+    guard.install(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(routes_table.bp)
+    app.register_blueprint(routes_seat.bp)
+    app.register_blueprint(routes_host.bp)
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Response:
+        if request.path.startswith("/api/"):
+            response = jsonify(error=_plain(exc), status=exc.code)
+            response.status_code = exc.code or 500
+            return response
+        return pages.error_page(exc.code or 500, _plain(exc))
+
+    return app
+
+
+def _plain(exc: HTTPException) -> str:
+    messages = {
+        404: "There is nothing here.",
+        405: "This address does not accept that kind of request.",
+        413: f"The request is too large (at most {MAX_BODY_BYTES // 1024} KB).",
+    }
+    return messages.get(exc.code or 0) or exc.description or exc.name

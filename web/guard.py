@@ -1,0 +1,96 @@
+"""Checks every request passes before it reaches a page: rate limits, cross-site POSTs, who is
+asking (seat cookie, host cookie), and the JSON body of a POST."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Flask, abort, current_app, jsonify, make_response, request
+
+from web.access import HOST_COOKIE, SEAT_COOKIE
+
+
+def state():
+    """The app's WebState (table, access, broadcaster, glyphs, limits)."""
+    return current_app.extensions["chac"]
+
+
+def install(app: Flask) -> None:
+    app.before_request(_check_request)
+
+
+def client_key() -> str:
+    """Whom to rate limit: the cookie a phone carries, else its address."""
+    return (
+        request.cookies.get(SEAT_COOKIE)
+        or request.cookies.get(HOST_COOKIE)
+        or request.remote_addr
+        or "unknown"
+    )
+
+
+def _check_request():
+    if request.path.startswith("/static/"):
+        return None
+    web = state()
+    limiter = web.reads if request.method in ("GET", "HEAD") else web.writes
+    if not limiter.allow(client_key()):
+        return refuse(429, "Too many requests from this phone; wait a moment and try again.")
+    if request.method == "POST" and not same_origin():
+        return refuse(403, "This request came from another site and was refused.")
+    return None
+
+
+def same_origin() -> bool:
+    """A browser POST must come from one of our pages (Fetch Metadata, else the Origin header).
+
+    Non-browser clients send neither header; they cannot carry a victim's cookies anyway.
+    """
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        return site in ("same-origin", "none")
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return True
+    return origin != "null" and urlsplit(origin).netloc == request.host
+
+
+def refuse(status: int, message: str, **extra: Any):
+    response = make_response(jsonify(error=message, status=status, **extra), status)
+    return response
+
+
+def json_body() -> dict[str, Any]:
+    """The POST's JSON object, or a clear 400 (a form post cannot pass for JSON: CSRF)."""
+    if not request.is_json:
+        abort(refuse(415, "Send JSON (Content-Type: application/json)."))
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        abort(refuse(400, "The request body must be a JSON object."))
+    return data
+
+
+def current_seat() -> int | None:
+    """The seat whose cookie this request carries, if the seat is in the current game."""
+    web = state()
+    seat = web.access.seat_for(request.cookies.get(SEAT_COOKIE))
+    if seat is None or seat >= len(web.table.seats):
+        return None
+    return seat
+
+
+def require_seat() -> int:
+    seat = current_seat()
+    if seat is None:
+        abort(refuse(403, "This phone has not joined a seat; scan your seat's QR code."))
+    return seat
+
+
+def is_host() -> bool:
+    return state().access.is_host(request.cookies.get(HOST_COOKIE))
+
+
+def require_host() -> None:
+    if not is_host():
+        abort(refuse(403, "Host only: enter the PIN shown on the companion's screen."))

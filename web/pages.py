@@ -1,0 +1,49 @@
+"""The HTML shells: each page is a small template plus vanilla JS that draws the live view."""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, render_template, request
+
+from web.access import SEAT_COOKIE
+from web.guard import current_seat, is_host, state
+from web.routes_host import set_cookie
+
+bp = Blueprint("pages", __name__)
+
+
+@bp.get("/")
+def table_page():
+    return render_template("table.html")
+
+
+@bp.get("/join/<token>")
+def join(token: str):
+    """The QR code's link: remember the seat in a cookie, then show the seat page."""
+    seat = state().access.seat_for(token)
+    if seat is None:
+        return error_page(404, "This join link is no longer valid. Ask the host for your QR code.")
+    response = redirect("/seat", code=303)
+    set_cookie(response, SEAT_COOKIE, token)
+    return response
+
+
+@bp.get("/seat")
+def seat_page():
+    if current_seat() is None:
+        has_cookie = SEAT_COOKIE in request.cookies
+        message = (
+            "This phone's seat is not in the current game. Scan your QR code again."
+            if has_cookie
+            else "Scan your seat's QR code on the host's screen to join."
+        )
+        return error_page(403, message)
+    return render_template("seat.html")
+
+
+@bp.get("/host")
+def host_page():
+    return render_template("host.html", signed_in=is_host())
+
+
+def error_page(status: int, message: str):
+    return render_template("message.html", message=message), status

@@ -1,0 +1,48 @@
+"""One seat's private page: its view, its commands, and the glyph hand-out."""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify
+
+from companion.game.protocol import Command, RuleError
+from web.guard import json_body, refuse, require_seat, state
+from web.routes_table import event_stream
+from web.views import seat_payload
+
+bp = Blueprint("seat_api", __name__, url_prefix="/api/seat")
+
+
+@bp.get("")
+def view():
+    seat = require_seat()
+    return jsonify(seat_payload(state().table, seat))
+
+
+@bp.get("/stream")
+def stream():
+    seat = require_seat()
+    table = state().table
+    return event_stream(state().broadcaster.stream(lambda: seat_payload(table, seat)))
+
+
+@bp.post("/command")
+def command():
+    """A seat acts for itself only, and only with the kinds of command open to it now."""
+    seat = require_seat()
+    data = json_body()
+    try:
+        cmd = Command.from_json(data)
+    except RuleError as exc:
+        return refuse(400, exc.reason)
+    if cmd.seat is not None and cmd.seat != seat:
+        return refuse(403, "A phone can only act for its own seat.")
+    table = state().table
+    if cmd.type not in {c.type for c in table.legal(seat)}:
+        return refuse(409, f"You cannot {cmd.type.replace('_', ' ')} now.", rule="")
+    return outcome_response(table.submit(Command(cmd.type, seat, cmd.args)))
+
+
+def outcome_response(outcome):
+    if outcome.ok:
+        return jsonify(ok=True, version=outcome.version)
+    return refuse(409, outcome.reason, rule=outcome.rule, version=outcome.version)

@@ -1,0 +1,110 @@
+"use strict";
+// Shared by every page: the live view stream (reconnects with backoff, catches up after the
+// phone slept), JSON POSTs with readable errors, and a tiny element builder.
+const Chac = (() => {
+  const QUIET_MS = 40000; // the server sends a ping every 15 s; silence this long = dead stream
+
+  function live(url, onView, onStatus) {
+    let source = null;
+    let delay = 1000;
+    let retryTimer = null;
+    let heard = Date.now();
+
+    function connect() {
+      clearTimeout(retryTimer);
+      if (source) source.close();
+      heard = Date.now();
+      source = new EventSource(url);
+      source.addEventListener("view", (e) => {
+        heard = Date.now();
+        delay = 1000;
+        onStatus("live");
+        onView(JSON.parse(e.data));
+      });
+      source.addEventListener("ping", () => { heard = Date.now(); });
+      source.addEventListener("bye", () => retry());
+      source.onerror = () => retry();
+    }
+
+    function retry() {
+      onStatus("reconnecting");
+      if (source) source.close();
+      source = null;
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(connect, delay + Math.random() * 400);
+      delay = Math.min(delay * 2, 15000);
+    }
+
+    function wake() {
+      // Back from sleep or a network change: reconnect at once; the first event catches up.
+      delay = 1000;
+      if (!source || source.readyState === EventSource.CLOSED || Date.now() - heard > QUIET_MS) {
+        connect();
+      }
+    }
+
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) wake(); });
+    window.addEventListener("online", wake);
+    window.addEventListener("pageshow", wake);
+    setInterval(() => { if (source && Date.now() - heard > QUIET_MS) retry(); }, 5000);
+    connect();
+  }
+
+  async function post(url, body) {
+    let response;
+    try {
+      response = await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body || {}),
+        credentials: "same-origin",
+      });
+    } catch (err) {
+      throw new Error("The companion cannot be reached; check the Wi-Fi.");
+    }
+    let data = {};
+    try { data = await response.json(); } catch (err) { /* not JSON */ }
+    if (!response.ok) throw new Error(data.error || `The companion said no (${response.status}).`);
+    return data;
+  }
+
+  // el("button", {class: "big", onclick: f}, "text", child, ...)
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (key === "text") node.textContent = value;
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function setStatus(state) {
+    const badge = document.getElementById("status");
+    if (!badge) return;
+    badge.dataset.state = state;
+    badge.textContent = state === "live" ? "live" : "reconnecting…";
+  }
+
+  function toast(message, kind) {
+    const box = document.getElementById("toast");
+    if (!box) return;
+    box.textContent = message;
+    box.dataset.kind = kind || "error";
+    box.hidden = false;
+    clearTimeout(box._timer);
+    box._timer = setTimeout(() => { box.hidden = true; }, 6000);
+  }
+
+  function initials(name) {
+    const parts = String(name || "?").trim().split(/\s+/);
+    return (parts[0][0] + (parts.length > 1 ? parts[parts.length - 1][0] : "")).toUpperCase();
+  }
+
+  return { live, post, el, setStatus, toast, initials };
+})();

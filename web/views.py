@@ -1,0 +1,41 @@
+"""The JSON each page receives: built only from the table's views, never from its state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.table import Table
+
+
+def table_payload(table: Table) -> dict[str, Any]:
+    """What anyone at the table may see: the public view and what the table waits for."""
+    version = table.version
+    return {
+        "version": version,
+        "game": table.game_name,
+        "seats": table.seats,
+        "view": table.public_view(),
+        "prompts": [p.to_json() for p in table.prompts()],
+    }
+
+
+def seat_payload(table: Table, seat: int) -> dict[str, Any]:
+    """One seat's private page: its seat view and the commands it may send now."""
+    version = table.version
+    return {
+        "version": version,
+        "game": table.game_name,
+        "seats": table.seats,
+        "seat": seat,
+        "view": table.seat_view(seat),
+        "prompts": [p.to_json() for p in table.prompts()],
+        "legal": [c.to_json() for c in table.legal(seat)],
+    }
+
+
+def host_payload(table: Table) -> dict[str, Any]:
+    """The host's page: the public view plus the table's own commands (dice, corrections)."""
+    payload = table_payload(table)
+    payload["legal"] = [c.to_json() for c in table.legal(None)]
+    payload["over"] = table.is_over()
+    return payload
