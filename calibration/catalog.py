@@ -1,0 +1,71 @@
+"""The glyph catalog: the owner's 14 glyph pictures, one PNG per Mayan number.
+
+Layout, shared with the seat page's glyph viewer (`web/glyphs.py`): DATA_DIR/glyphs/<n>.png
+for n in 1..14. A missing file means the companion has no picture for that number, and
+deciphering falls back to peeking at the physical tile (CHAC-GLYPH-2).
+
+Which picture belongs to which number is what the trap secret hides, so nothing here serves
+pictures to anyone: the pages that may show one read the files themselves.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+GLYPH_NUMBERS = range(1, 15)
+FOLDER = "glyphs"
+
+
+def glyph_path(data_dir: str | Path, number: int) -> Path:
+    if number not in GLYPH_NUMBERS:
+        raise ValueError(f"Glyph numbers are 1-14, not {number}.")
+    return Path(data_dir) / FOLDER / f"{number}.png"
+
+
+def save_glyph(data_dir: str | Path, number: int, picture: np.ndarray) -> Path:
+    """Store `picture` (BGR) as glyph `number`, replacing any earlier one, durably: a crash
+    leaves either the old picture or the new one, never half a file."""
+    import cv2
+
+    path = glyph_path(data_dir, number)
+    ok, png = cv2.imencode(".png", picture)
+    if not ok:
+        raise ValueError(f"The picture for glyph {number} could not be encoded as PNG.")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".png.tmp")
+    with open(tmp, "wb") as out:
+        out.write(png.tobytes())
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(tmp, path)
+    _sync_dir(path.parent)
+    return path
+
+
+def load_glyph(data_dir: str | Path, number: int) -> np.ndarray | None:
+    """The stored picture for `number` (BGR), or None when there is none."""
+    import cv2
+
+    path = glyph_path(data_dir, number)
+    if not path.is_file():
+        return None
+    return cv2.imread(str(path), cv2.IMREAD_COLOR)
+
+
+def stored_numbers(data_dir: str | Path) -> list[int]:
+    return [n for n in GLYPH_NUMBERS if glyph_path(data_dir, n).is_file()]
+
+
+def remove_glyph(data_dir: str | Path, number: int) -> None:
+    glyph_path(data_dir, number).unlink(missing_ok=True)
+
+
+def _sync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
