@@ -1,0 +1,745 @@
+"""Folding events into the state: every consequence of a fact the rules check happens here.
+
+`rules.validate` has already checked the command, so the functions below trust their event.
+Everything is deterministic: the same events always give the same state (replay, undo).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from companion.game.chac.hidden import ADVENTURERS
+from companion.game.chac.state import Adventurer, ChacState
+
+Event = dict[str, Any]
+
+
+# Any other action ends an alcove attempt: rerolls only follow each other (CHAC-ALC-1).
+_KEEPS_ALCOVE = frozenset({"dice", "reroll", "lock_pick", "stamina", "set_planks", "set_boulder"})
+
+
+def fold(state: ChacState, event: Event) -> ChacState:
+    kind = event["type"]
+    if state.alcove is not None and kind not in _KEEPS_ALCOVE:
+        state.alcove = None
+    FOLDERS[kind](state, event)
+    return state
+
+
+def _adv(state: ChacState, seat: int) -> Adventurer:
+    adv = state.seats[seat].adv
+    assert adv is not None
+    return adv
+
+
+# -- setup -------------------------------------------------------------------------------------
+
+
+def _choose(state: ChacState, e: Event) -> None:
+    seat = state.seats[e["seat"]]
+    first = e["adventurer"]
+    second = next(n for n in seat.dealt if n != first)
+    seat.advs = [
+        Adventurer(first, ADVENTURERS[first], e["seat"], "alive", state.board.entrance),
+        Adventurer(second, ADVENTURERS[second], e["seat"]),
+    ]
+    state.say(f"{seat.name} sends {first} into the temple first.")
+    _maybe_start(state)
+
+
+def _keeper(state: ChacState, e: Event) -> None:
+    state.dicekeeper = e["keeper"]
+    state.say(f"{state.seats[e['keeper']].name} is the first dicekeeper.")
+    _maybe_start(state)
+
+
+def _maybe_start(state: ChacState) -> None:
+    if state.dicekeeper is not None and all(s.advs for s in state.seats):
+        _start_round(state, 1)
+
+
+# -- the round ---------------------------------------------------------------------------------
+
+
+def _start_round(state: ChacState, number: int) -> None:
+    state.round = number
+    state.say(f"Round {number} begins; {state.seats[state.dicekeeper or 0].name} keeps the dice.")
+    for seat in state.seats:
+        seat.ready = False
+    # CHAC-LL-1: only players carrying cards have anything to discard.
+    state.order = [s for s in _in_play(state) if state.seats[s].advs[state.seats[s].current].cards]
+    state.turn = 0
+    if not state.alive():
+        _end_actions(state)
+    elif state.order:
+        state.phase = "load"
+    else:
+        _to_action_roll(state)
+
+
+def _in_play(state: ChacState) -> list[int]:
+    """Seats with an adventurer in the temple, the dicekeeper first, then clockwise."""
+    return [s for s in state.clockwise() if (a := state.seats[s].adv) and a.status == "alive"]
+
+
+def _to_action_roll(state: ChacState) -> None:
+    state.phase = "roll"
+    state.order = []
+    state.roll = {"purpose": "actions", "dice": 5}
+
+
+def _discard(state: ChacState, e: Event) -> None:
+    adv = _adv(state, e["seat"])
+    for card in e["cards"]:
+        adv.cards.remove(card)
+        state.discard.append(card)
+    n = len(e["cards"])
+    if e.get("why") != "river":
+        state.say(f"{adv.first_name} discards {n} card{'s' if n != 1 else ''}.")
+
+
+def _ready(state: ChacState, e: Event) -> None:
+    state.seats[e["seat"]].ready = True
+    state.turn += 1
+    if state.turn >= len(state.order):
+        _to_action_roll(state)
+
+
+def _stamina(state: ChacState, e: Event) -> None:
+    adv = _adv(state, e["seat"])
+    adv.ability_used = True
+    adv.stamina_round = state.round
+    state.say(f"{adv.first_name} uses Stamina: load level {state.load_level(adv)} this round.")
+
+
+def _dice(state: ChacState, e: Event) -> None:
+    roll = state.roll
+    assert roll is not None
+    values: list[int] = e["values"]
+    state.roll = None
+    purpose = roll["purpose"]
+    state.last_dice = {"purpose": purpose, "values": values}
+    shown = " ".join(map(str, values))
+    if purpose == "actions":
+        state.say(f"Action dice: {shown}.")
+        _assign_actions(state, values)
+    elif purpose in ("alcove", "alcove_reroll"):
+        _alcove_dice(state, roll, values, shown)
+    elif purpose == "river":
+        _river_dice(state, roll, values, shown)
+    elif purpose == "river_reroll":
+        _river_reroll_dice(state, roll, values, shown)
+    elif purpose == "bridge":
+        _bridge_dice(state, roll, values, shown)
+    elif purpose == "boulder":
+        _boulder_dice(state, values, shown)
+
+
+def _assign_actions(state: ChacState, values: list[int]) -> None:
+    # CHAC-ACT-1: one action per die showing at least the load level.
+    for adv in state.alive():
+        level = state.load_level(adv)
+        adv.actions = sum(1 for v in values if v >= level)
+    # CHAC-ACT-2: the dicekeeper first, then clockwise.
+    state.phase = "actions"
+    state.order = _in_play(state)
+    state.turn = 0
+    _settle_turn(state)
+
+
+def free_options(state: ChacState, adv: Adventurer) -> bool:
+    """Whether an adventurer with no actions left can still do something (sprint, lock pick)."""
+    if adv.ability_used:
+        return False
+    if adv.ability == "sprint":
+        return adv.space not in state.board.kind or state.board.kind[adv.space] != "river"
+    if adv.ability == "lock_picking":
+        return state.alcove is not None and state.alcove.get("missing") == 1
+    return False
+
+
+def _turn_over(state: ChacState, adv: Adventurer) -> bool:
+    if adv.status != "alive":
+        return True
+    if state.roll or state.slab_wait or state.river:
+        return False
+    return adv.actions <= 0 and not free_options(state, adv)
+
+
+def _settle_turn(state: ChacState) -> None:
+    """Move the turn on past seats that cannot act any more; end the phase when all are done."""
+    while state.turn < len(state.order):
+        adv = state.seats[state.order[state.turn]].adv
+        if adv is None or not _turn_over(state, adv):
+            return
+        _next_turn(state)
+    _end_actions(state)
+
+
+def _next_turn(state: ChacState) -> None:
+    state.alcove = None
+    state.turn += 1
+
+
+def _after_action(state: ChacState) -> None:
+    if state.phase == "actions":
+        _settle_turn(state)
+
+
+def _pass(state: ChacState, e: Event) -> None:
+    adv = _adv(state, e["seat"])
+    state.say(f"{adv.first_name} ends the turn.")
+    _next_turn(state)
+    _settle_turn(state)
+
+
+def _end_actions(state: ChacState) -> None:
+    state.order = []
+    state.turn = 0
+    state.alcove = None
+    if not state.alive() and not any(state.waiting_replacement(s) for s in state.seats):
+        _end_game(state)  # CHAC-END-1
+        return
+    if state.wall_pos < len(state.hidden["walls"]) and not state.walls_closed():
+        state.phase = "walls"
+    else:
+        _to_boulder(state)
+
+
+# -- movement ----------------------------------------------------------------------------------
+
+
+def _move(state: ChacState, e: Event) -> None:
+    adv = _adv(state, e["seat"])
+    how = e.get("how", "move")
+    if how == "sprint":
+        adv.ability_used = True
+    else:
+        adv.actions -= 1
+    if how == "leap":
+        adv.ability_used = True
+    to = e["to"]
+    verb = {"move": "moves", "sprint": "sprints", "leap": "leaps"}[how]
+    if to == "exit":
+        adv.status = "escaped"  # CHAC-EXIT-1
+        adv.space = None
+        state.say(f"{adv.first_name} {verb} out of the temple!")
+        _after_action(state)
+        return
+    kind = state.board.kind[to]
+    if kind == "lava" and state.slabs.get(to) is None:
+        # CHAC-LAVA-3: the slab turns over; its number is typed in next.
+        _reveal_lava(state)
+        state.slab_wait = {"seat": adv.seat, "space": to}
+        state.say(f"{adv.first_name} {verb} towards slab {to}; it turns over.")
+        return
+    _arrive(state, adv, to, verb)
+    _after_action(state)
+
+
+def _arrive(state: ChacState, adv: Adventurer, to: str, verb: str) -> None:
+    adv.space = to
+    adv.lying = False
+    state.say(f"{adv.first_name} {verb} to {to}.")
+    board = state.board
+    if not state.lava_revealed and (to in board.near_lava or to in board.cells):
+        _reveal_lava(state)  # CHAC-MOVE-2
+    if to == board.bridge:
+        _start_bridge_test(state, adv)
+
+
+def _reveal_lava(state: ChacState) -> None:
+    if not state.lava_revealed:
+        state.lava_revealed = True
+        state.say("The lava room is revealed: take the masking card off.")
+
+
+def _slab(state: ChacState, e: Event) -> None:
+    wait = state.slab_wait
+    assert wait is not None
+    state.slab_wait = None
+    adv = _adv(state, wait["seat"])
+    space, number = wait["space"], e["number"]
+    state.slabs[space] = number
+    if number in state.hidden["traps"].values():
+        # CHAC-LAVA-1: a trap number: the slab falls with the adventurer.
+        state.fallen.add(space)
+        state.say(f"Slab {space} shows {number}: a trap! It collapses into the lava.")
+        _eliminate(state, adv, "falls into the lava")
+    else:
+        state.say(f"Slab {space} shows {number}: solid.")
+        _arrive(state, adv, space, "stands")
+    _after_action(state)
+
+
+# -- searching and treasures -------------------------------------------------------------------
+
+
+def _draw(state: ChacState, adv: Adventurer, deck: str) -> None:
+    card = state.decks[deck].pop()
+    adv.cards.append(card)
+
+
+def _search(state: ChacState, e: Event) -> None:
+    adv = _adv(state, e["seat"])
+    adv.actions -= 1
+    deck = e["deck"]
+    _draw(state, adv, deck)
+    if deck == "R":
+        adv.lying = True  # CHAC-RIVER-1
+        state.say(f"{adv.first_name} searches the riverbed and draws a river card.")
+    else:
+        state.say(f"{adv.first_name} searches zone {deck[1:]} and draws a card.")
+    _after_action(state)
+
+
+def _decipher(state: ChacState, e: Event) -> None:
+    adv = _adv(state, e["seat"])
+    adv.actions -= 1
+    state.decipher_count += 1
+    zone = e["zone"]
+    state.seats[adv.seat].decipher = {
+        "id": state.decipher_count,
+        "zone": zone,
+        "number": state.hidden["traps"][str(zone)],
+    }
+    state.say(f"{adv.first_name} deciphers the glyph of zone {zone}.")
+    _after_action(state)
+
+
+def _take(state: ChacState, e: Event) -> None:
+    adv = _adv(state, e["seat"])
+    adv.actions -= 1
+    _draw(state, adv, "L")
+    state.emptied.add(e["space"])  # CHAC-LAVA-2
+    state.say(f"{adv.first_name} takes the treasure of slab {e['space']}.")
+    _after_action(state)
+
+
+def _linguistics(state: ChacState, e: Event) -> None:
+    adv = _adv(state, e["seat"])
+    adv.ability_used = True
+    state.seats[adv.seat].peek = {
+        "space": e["space"],
+        "traps": sorted(state.hidden["traps"].values()),
+    }
+    state.say(f"{adv.first_name} uses Linguistics to peek under slab {e['space']}.")
+    _after_action(state)
+
+
+# -- alcoves -----------------------------------------------------------------------------------
+
+
+def _alcove_start(state: ChacState, e: Event) -> None:
+    adv = _adv(state, e["seat"])
+    adv.actions -= 1
+    space = adv.space
+    assert space is not None
+    state.alcove = {"seat": adv.seat, "space": space, "dice": [], "missing": 0}
+    state.roll = {"purpose": "alcove", "dice": 5, "seat": adv.seat}
+    state.say(f"{adv.first_name} tries the alcove beside {space}.")
+
+
+def _alcove_reroll(state: ChacState, e: Event) -> None:
+    adv = _adv(state, e["seat"])
+    adv.actions -= 1
+    state.roll = {
+        "purpose": "alcove_reroll",
+        "dice": len(e["dice"]),
+        "seat": adv.seat,
+        "which": list(e["dice"]),
+    }
+
+
+def missing_faces(state: ChacState, space: str, dice: list[int]) -> list[int]:
+    kind = state.board.alcoves[space].kind
+    return [f for f in state.options["alcove_faces"][kind] if f not in dice]
+
+
+def _alcove_dice(state: ChacState, roll: dict[str, Any], values: list[int], shown: str) -> None:
+    attempt = state.alcove
+    assert attempt is not None
+    if roll["purpose"] == "alcove":
+        attempt["dice"] = list(values)
+    else:
+        for i, v in zip(roll["which"], values, strict=True):
+            attempt["dice"][i] = v
+    adv = _adv(state, attempt["seat"])
+    missing = missing_faces(state, attempt["space"], attempt["dice"])
+    attempt["missing"] = len(missing)
+    state.say(f"{adv.first_name}'s alcove dice: {' '.join(map(str, attempt['dice']))}.")
+    if not missing:
+        _alcove_success(state, adv)
+    _after_action(state)
+
+
+def _alcove_success(state: ChacState, adv: Adventurer) -> None:
+    attempt = state.alcove
+    assert attempt is not None
+    card = state.alcoves[attempt["space"]]
+    assert card is not None
+    state.alcoves[attempt["space"]] = None
+    adv.cards.append(card)
+    state.alcove = None
+    state.say(f"{adv.first_name} opens the alcove and takes its {state.values[card]} treasure!")
+
+
+def _lock_pick(state: ChacState, e: Event) -> None:
+    adv = _adv(state, e["seat"])
+    adv.ability_used = True
+    state.say(f"{adv.first_name} picks the lock (Lock Picking).")
+    _alcove_success(state, adv)
+    _after_action(state)
+
+
+# -- the river ---------------------------------------------------------------------------------
+
+
+def _river_exit(state: ChacState, e: Event) -> None:
+    adv = _adv(state, e["seat"])
+    adv.actions -= 1
+    level = max(1, state.load_level(adv))
+    state.roll = {"purpose": "river", "dice": level, "seat": adv.seat}
+    state.say(f"{adv.first_name} tries to leave the river: {level} dice.")
+
+
+def _river_dice(state: ChacState, roll: dict[str, Any], values: list[int], shown: str) -> None:
+    adv = _adv(state, roll["seat"])
+    state.say(f"{adv.first_name}'s river dice: {shown}.")
+    state.river = {"seat": adv.seat, "rerollable": values.count(1), "final": 0}
+    _river_settle(state, adv)
+
+
+def _river_reroll_dice(
+    state: ChacState, roll: dict[str, Any], values: list[int], shown: str
+) -> None:
+    adv = _adv(state, roll["seat"])
+    river = state.river
+    assert river is not None
+    state.say(f"{adv.first_name} rerolls: {shown}.")
+    river["rerollable"] = 0
+    river["final"] += values.count(1)
+    _river_settle(state, adv)
+
+
+def river_options(state: ChacState, adv: Adventurer) -> tuple[bool, bool]:
+    """(may swim, may reroll) for the river exit awaiting a decision."""
+    river = state.river
+    assert river is not None
+    ones = river["rerollable"] + river["final"]
+    swim = adv.ability == "swimming" and not adv.ability_used and ones > 0
+    reroll = river["rerollable"] > 0 and len(adv.cards) >= 3 * river["rerollable"]
+    return swim, reroll
+
+
+def _river_settle(state: ChacState, adv: Adventurer) -> None:
+    river = state.river
+    assert river is not None
+    # CHAC-RIVER-2: with no 1 left the adventurer is out; with 1s nobody can save, eliminated.
+    if river["rerollable"] + river["final"] == 0:
+        state.river = None
+        _arrive(state, adv, state.board.river_exit, "climbs out of the river")
+    else:
+        swim, reroll = river_options(state, adv)
+        if not swim and not reroll:
+            state.river = None
+            _eliminate(state, adv, "is dragged into the waterfall")
+    _after_action(state)
+
+
+def _swim(state: ChacState, e: Event) -> None:
+    adv = _adv(state, e["seat"])
+    adv.ability_used = True
+    river = state.river
+    assert river is not None
+    # CHAC-ABIL-SWIM: ignore one 1, a final one first (it cannot be rerolled).
+    if river["final"]:
+        river["final"] -= 1
+    else:
+        river["rerollable"] -= 1
+    state.say(f"{adv.first_name} swims: one 1 is ignored.")
+    _river_settle(state, adv)
+
+
+def _river_reroll(state: ChacState, e: Event) -> None:
+    adv = _adv(state, e["seat"])
+    river = state.river
+    assert river is not None
+    _discard(state, {"seat": adv.seat, "cards": e["cards"], "why": "river"})
+    n = river["rerollable"]
+    state.say(f"{adv.first_name} lets go of {len(e['cards'])} cards to reroll {n} dice.")
+    state.roll = {"purpose": "river_reroll", "dice": n, "seat": adv.seat}
+
+
+def _give_up(state: ChacState, e: Event) -> None:
+    adv = _adv(state, e["seat"])
+    state.river = None
+    _eliminate(state, adv, "is dragged into the waterfall")
+    _after_action(state)
+
+
+# -- the bridge --------------------------------------------------------------------------------
+
+
+def bridge_load(state: ChacState) -> int:
+    return sum(state.load_level(a) for a in state.alive() if a.space == state.board.bridge)
+
+
+def _start_bridge_test(state: ChacState, adv: Adventurer) -> None:
+    state.roll = {"purpose": "bridge", "dice": state.planks, "seat": adv.seat}
+
+
+def _sabotage(state: ChacState, e: Event) -> None:
+    adv = _adv(state, e["seat"])
+    adv.actions -= 1
+    state.say(f"{adv.first_name} hops up and down on the bridge!")
+    _start_bridge_test(state, adv)
+
+
+def _bridge_dice(state: ChacState, roll: dict[str, Any], values: list[int], shown: str) -> None:
+    # CHAC-BRIDGE-1: each die below the total load level on the bridge breaks a plank.
+    load = bridge_load(state)
+    broken = min(state.planks, sum(1 for v in values if v < load))
+    state.planks -= broken
+    state.say(f"Bridge dice {shown} against load {load}: {broken} plank(s) break.")
+    if state.planks == 0:
+        state.say("The bridge collapses!")
+        for adv in state.alive():
+            if adv.space == state.board.bridge:
+                _eliminate(state, adv, "falls into the abyss")
+    _after_action(state)
+
+
+# -- elimination -------------------------------------------------------------------------------
+
+
+def _eliminate(state: ChacState, adv: Adventurer, how: str) -> None:
+    adv.status = "eliminated"
+    adv.space = None
+    adv.actions = 0
+    adv.lying = False
+    state.discard.extend(adv.cards)  # CHAC-REPL-1: the cards go with them
+    adv.cards.clear()
+    if state.alcove and state.alcove["seat"] == adv.seat:
+        state.alcove = None
+    if state.river and state.river["seat"] == adv.seat:
+        state.river = None
+    state.say(f"{adv.name} {how} and is eliminated.")
+
+
+# -- walls, boulder, replacements, pass --------------------------------------------------------
+
+
+def _walls(state: ChacState, e: Event) -> None:
+    cards = state.hidden["walls"][state.wall_pos : state.wall_pos + 3]
+    state.wall_pos += len(cards)
+    state.wall_shown = list(cards)
+    # CHAC-WALL-2: one step per arrow; a wall stops at its final position.
+    for card in cards:
+        if card in ("left", "both"):
+            state.walls[0] = min(3, state.walls[0] + 1)
+        if card in ("right", "both"):
+            state.walls[1] = min(3, state.walls[1] + 1)
+    state.say(
+        f"Wall cards: {', '.join(cards)}. Left wall at {state.walls[0]}/3, "
+        f"right wall at {state.walls[1]}/3."
+    )
+    if state.walls_closed():
+        # CHAC-WALL-3
+        state.say("The walls meet!")
+        for adv in state.alive():
+            if state.in_walls_room(adv):
+                _eliminate(state, adv, "is crushed between the walls")
+    _to_boulder(state)
+
+
+def _to_boulder(state: ChacState) -> None:
+    state.phase = "boulder"
+    state.roll = {"purpose": "boulder", "dice": min(state.round, 5)}  # CHAC-BOUL-1
+
+
+def _boulder_dice(state: ChacState, values: list[int], shown: str) -> None:
+    steps = sum(1 for v in values if v >= state.options["boulder_min_face"])
+    state.say(f"Boulder dice {shown}: it rolls {steps} space{'s' if steps != 1 else ''}.")
+    move_boulder(state, state.boulder + steps)
+    if state.phase != "over":
+        _to_replace(state)
+
+
+def move_boulder(state: ChacState, target: int) -> None:
+    board = state.board
+    last = len(board.corridor) - 1
+    target = min(target, last)
+    passed = set(board.corridor[state.boulder + 1 : target + 1])
+    state.boulder = target
+    for adv in state.alive():
+        if adv.space in passed:
+            _eliminate(state, adv, "is crushed by the boulder")  # CHAC-BOUL-2
+    for letter in ("A", "B"):
+        if not state.sun_open[letter] and target >= board.corridor_index[board.corners[letter]]:
+            state.sun_open[letter] = True  # CHAC-BOUL-3
+            state.say(f"Sun space {letter} opens: remove its sun tile.")
+    if target == last:
+        state.sealed = True  # CHAC-BOUL-4
+        state.say("The boulder seals the exit!")
+        for adv in state.alive():
+            _eliminate(state, adv, "is trapped inside forever")
+        _end_game(state)
+
+
+def replacement_seats(state: ChacState) -> list[int]:
+    if not state.sun_open["A"]:
+        return []
+    return [
+        i
+        for i, s in enumerate(state.seats)
+        if state.waiting_replacement(s) and s.declined_round != state.round
+    ]
+
+
+def _to_replace(state: ChacState) -> None:
+    state.phase = "replace"
+    if not replacement_seats(state):
+        _finish_round(state)
+
+
+def _replace(state: ChacState, e: Event) -> None:
+    seat = state.seats[e["seat"]]
+    seat.current = 1
+    adv = seat.advs[1]
+    adv.status = "alive"
+    adv.space = state.board.sun[e["sun"]]
+    state.say(f"{seat.name} brings in {adv.name} on sun space {e['sun']}.")
+    if not replacement_seats(state):
+        _finish_round(state)
+
+
+def _decline(state: ChacState, e: Event) -> None:
+    seat = state.seats[e["seat"]]
+    seat.declined_round = state.round
+    state.say(f"{seat.name} keeps the replacement out this round.")
+    if not replacement_seats(state):
+        _finish_round(state)
+
+
+def _finish_round(state: ChacState) -> None:
+    if not state.alive():
+        _end_game(state)  # CHAC-END-1
+        return
+    n = len(state.seats)
+    state.dicekeeper = ((state.dicekeeper or 0) + 1) % n  # CHAC-PASS-1
+    _start_round(state, state.round + 1)
+
+
+# -- the end -----------------------------------------------------------------------------------
+
+
+def _end_game(state: ChacState) -> None:
+    state.roll = None
+    state.slab_wait = None
+    state.river = None
+    state.alcove = None
+    state.order = []
+    escaped = [i for i, s in enumerate(state.seats) if (a := s.adv) and a.status == "escaped"]
+    if state.options["treasure_mode"] == "physical" and escaped:
+        state.phase = "score"
+        state.say("The game is over. Players who escaped: enter your treasure values.")
+        return
+    _score(state)
+
+
+def card_value(state: ChacState, card: str) -> int:
+    value = state.values[card]
+    if value == "casket":
+        return state.hidden["caskets"][card.split("-")[0]]  # CHAC-TREAS-2
+    return int(value)
+
+
+def _score(state: ChacState) -> None:
+    # CHAC-END-2: only escaped adventurers score; ties share the win; nobody may win.
+    scores: dict[int, int] = {}
+    for i, seat in enumerate(state.seats):
+        adv = seat.adv
+        if adv is None or adv.status != "escaped":
+            continue
+        if state.options["treasure_mode"] == "physical":
+            values, caskets = seat.scored or ([], [])
+            scores[i] = sum(values) + sum(state.hidden["caskets"][d] for d in caskets)
+        else:
+            scores[i] = sum(card_value(state, c) for c in adv.cards)
+    best = max(scores.values(), default=None)
+    winners = [i for i, v in scores.items() if v == best]
+    state.result = {
+        "scores": {str(i): v for i, v in scores.items()},
+        "winners": winners,
+        "caskets": dict(state.hidden["caskets"]),
+    }
+    state.phase = "over"
+    if winners:
+        names = " and ".join(state.seats[i].name for i in winners)
+        state.say(f"The game is over: {names} win{'s' if len(winners) == 1 else ''} with {best}.")
+    else:
+        state.say("The game is over: nobody escaped, nobody wins.")
+
+
+def _scored(state: ChacState, e: Event) -> None:
+    seat = state.seats[e["seat"]]
+    seat.scored = [list(e["values"]), list(e["caskets"])]
+    state.say(f"{seat.name} enters their treasure values.")
+    if all(s.scored is not None for s in state.seats if (a := s.adv) and a.status == "escaped"):
+        _score(state)
+
+
+# -- host corrections --------------------------------------------------------------------------
+
+
+def _set_space(state: ChacState, e: Event) -> None:
+    adv = _adv(state, e["player"])
+    adv.space = e["to"]
+    adv.lying = False
+    state.say(f"Correction: {adv.first_name} stands on {e['to']}.")
+    if not state.lava_revealed and (e["to"] in state.board.near_lava):
+        _reveal_lava(state)
+
+
+def _set_boulder(state: ChacState, e: Event) -> None:
+    state.say(f"Correction: the boulder is on {e['to']}.")
+    move_boulder(state, state.board.corridor_index[e["to"]])
+
+
+def _set_planks(state: ChacState, e: Event) -> None:
+    state.planks = e["planks"]
+    state.say(f"Correction: {e['planks']} plank(s) left on the bridge.")
+
+
+FOLDERS: dict[str, Callable[[ChacState, Event], None]] = {
+    "chose_adventurer": _choose,
+    "first_dicekeeper": _keeper,
+    "discarded": _discard,
+    "ready": _ready,
+    "stamina": _stamina,
+    "dice": _dice,
+    "moved": _move,
+    "slab": _slab,
+    "searched": _search,
+    "deciphered": _decipher,
+    "took_treasure": _take,
+    "linguistics": _linguistics,
+    "alcove": _alcove_start,
+    "reroll": _alcove_reroll,
+    "lock_pick": _lock_pick,
+    "river_exit": _river_exit,
+    "swim": _swim,
+    "river_reroll": _river_reroll,
+    "river_give_up": _give_up,
+    "sabotage": _sabotage,
+    "passed": _pass,
+    "walls": _walls,
+    "replaced": _replace,
+    "declined_replacement": _decline,
+    "scored": _scored,
+    "set_space": _set_space,
+    "set_boulder": _set_boulder,
+    "set_planks": _set_planks,
+}

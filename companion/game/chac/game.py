@@ -1,0 +1,186 @@
+"""Temple of Chac behind the `companion.game.protocol.Game` protocol."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, ClassVar
+
+from companion.game.chac import fold as folding
+from companion.game.chac import prompts as prompting
+from companion.game.chac import rules, views
+from companion.game.chac.board import DEFAULT_BOARD, Board, load_board
+from companion.game.chac.hidden import DECKS, GLYPHS, commitment, deal_hidden
+from companion.game.chac.state import ChacState, Seat
+from companion.game.protocol import Command, Event, Prompt, RuleError
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "boulder_min_face": 3,  # CHAC-BOUL-1 (chosen)
+    "alcove_faces": {"lava": [1, 2, 3], "chasm": [1, 2, 3, 4, 5]},  # CHAC-ALC-1 (chosen)
+    "treasure_mode": "digital",
+    "board": None,  # path of a board file; None = the default board
+}
+
+
+@lru_cache(maxsize=8)
+def _board(path: str, mtime: float) -> Board:
+    return load_board(path)
+
+
+def board_for(path: str | None) -> Board:
+    p = Path(path) if path else DEFAULT_BOARD
+    try:
+        mtime = p.stat().st_mtime
+    except OSError:
+        raise RuleError(f"Board file {str(p)!r} does not exist.") from None
+    return _board(str(p), mtime)
+
+
+def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options with defaults filled in; RuleError naming the first bad one."""
+    if not isinstance(options, Mapping):
+        raise RuleError("Options must be a JSON object.")
+    unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
+    if unknown:
+        raise RuleError(
+            f"Unknown option {unknown[0]!r}; known options: {', '.join(sorted(DEFAULT_OPTIONS))}."
+        )
+    out = {**DEFAULT_OPTIONS, **options}
+    face = out["boulder_min_face"]
+    if not isinstance(face, int) or isinstance(face, bool) or not 1 <= face <= 6:
+        raise RuleError(f"boulder_min_face must be a die face 1-6, not {face!r}.", "CHAC-BOUL-1")
+    faces = out["alcove_faces"]
+    if not isinstance(faces, Mapping) or set(faces) - {"lava", "chasm"}:
+        raise RuleError(
+            "alcove_faces must be an object with keys 'lava' and/or 'chasm'.", "CHAC-ALC-1"
+        )
+    merged = {**DEFAULT_OPTIONS["alcove_faces"], **faces}
+    for kind, need in merged.items():
+        if (
+            not isinstance(need, list)
+            or not 1 <= len(need) <= 5
+            or len(set(need)) != len(need)
+            or not all(isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 6 for f in need)
+        ):
+            raise RuleError(
+                f"alcove_faces[{kind!r}] must list 1 to 5 different die faces 1-6, not {need!r}.",
+                "CHAC-ALC-1",
+            )
+    out["alcove_faces"] = {k: sorted(v) for k, v in merged.items()}
+    if out["treasure_mode"] not in ("digital", "physical"):
+        raise RuleError(
+            f"treasure_mode must be 'digital' or 'physical', not {out['treasure_mode']!r}."
+        )
+    if out["board"] is not None and not isinstance(out["board"], str):
+        raise RuleError("board must be the path of a board file.")
+    return out
+
+
+def new_state(options: Mapping[str, Any], seats: list[str], seed: int) -> ChacState:
+    opts = check_options(options)
+    if not isinstance(seats, list) or not 2 <= len(seats) <= 6:
+        raise RuleError("Temple of Chac is played by 2 to 6 players.", "CHAC-SET-1")
+    if not all(isinstance(s, str) and s.strip() for s in seats):
+        raise RuleError("Every seat needs a player name.")
+    board = board_for(opts["board"])
+    salt, hidden = deal_hidden(seed)
+    values: dict[str, int | str] = {}
+    decks: dict[str, list[str]] = {}
+    for name in DECKS:
+        ids = [f"{name}-{i}" for i in range(len(hidden["decks"][name]))]
+        values.update(zip(ids, hidden["decks"][name], strict=True))
+        decks[name] = ids[::-1]  # top of the deck last, so drawing is a pop
+    alcoves: dict[str, str | None] = {}
+    for space, alcove in board.alcoves.items():
+        card = f"A-{space}"
+        values[card] = alcove.value
+        alcoves[space] = card
+    dealt = hidden["adventurers"]
+    return ChacState(
+        board=board,
+        options=opts,
+        seats=[Seat(name.strip(), dealt[2 * i : 2 * i + 2]) for i, name in enumerate(seats)],
+        salt=salt,
+        hidden=hidden,
+        commitment=commitment(salt, hidden),
+        values=values,
+        decks=decks,
+        alcoves=alcoves,
+    )
+
+
+class ChacGame:
+    """The Temple of Chac rules. Stateless: every call takes the state it works on."""
+
+    name: ClassVar[str] = "chac"
+    # Host corrections: listed by `legal(state, None)`, never chosen by a random player.
+    corrections: ClassVar[frozenset[str]] = rules.CORRECTIONS
+
+    def setup(self, options: Mapping[str, Any], seats: list[str], seed: int) -> ChacState:
+        state = new_state(options, seats, seed)
+        state.say(f"A new game for {', '.join(s.name for s in state.seats)}.")
+        state.say(f"Commitment to the hidden state: {state.commitment[:16]}...")
+        return state
+
+    def legal(self, state: ChacState, seat: int | None) -> list[Command]:
+        return rules.legal(state, seat)
+
+    def apply(self, state: ChacState, command: Command) -> list[Event]:
+        return rules.validate(state, command)
+
+    def fold(self, state: ChacState, event: Event) -> ChacState:
+        return folding.fold(state, event)
+
+    def public_view(self, state: ChacState) -> dict[str, Any]:
+        return views.public_view(state)
+
+    def seat_view(self, state: ChacState, seat: int) -> dict[str, Any]:
+        return views.seat_view(state, seat)
+
+    def prompts(self, state: ChacState) -> list[Prompt]:
+        return prompting.prompts(state)
+
+    def is_over(self, state: ChacState) -> bool:
+        return state.phase == "over"
+
+    def random_args(self, state: ChacState, command: Command, rng: random.Random) -> Command:
+        """`command` with its open values filled in plausibly (used by random play)."""
+        return random_args(state, command, rng)
+
+
+def random_args(state: ChacState, command: Command, rng: random.Random) -> Command:
+    kind, seat, args = command.type, command.seat, dict(command.args)
+    adv = state.seats[seat].adv if seat is not None else None
+    physical = state.options["treasure_mode"] == "physical"
+    if kind == "dice":
+        n = state.roll["dice"] if state.roll else 0
+        args["values"] = [rng.randint(1, 6) for _ in range(n)]
+    elif kind == "slab":
+        used = {n for n in state.slabs.values() if n is not None}
+        args["number"] = rng.choice([n for n in GLYPHS if n not in used])
+    elif kind in ("discard", "river_reroll") and adv is not None:
+        if kind == "river_reroll" and state.river:
+            count = 3 * state.river["rerollable"]
+        else:
+            least = max(1, len(adv.cards) - 12)
+            count = rng.randint(least, min(len(adv.cards), least + 2))
+        if physical:
+            args["count"] = count
+        else:
+            args["cards"] = rng.sample(adv.cards, count)
+    elif kind == "reroll" and state.alcove:
+        dice = state.alcove["dice"]
+        need = state.options["alcove_faces"][state.board.alcoves[state.alcove["space"]].kind]
+        # Keep one die of each needed face already showing; reroll the others.
+        keep: set[int] = set()
+        for face in need:
+            if face in dice:
+                keep.add(next(i for i, v in enumerate(dice) if v == face and i not in keep))
+        args["dice"] = [i for i in range(5) if i not in keep] or [0]
+    elif kind == "score" and adv is not None:
+        caskets = [c.split("-")[0] for c in adv.cards if state.values[c] == "casket"]
+        args["values"] = [rng.randint(1, 6) for _ in range(len(adv.cards) - len(caskets))]
+        args["caskets"] = caskets
+    return Command(kind, seat, args)

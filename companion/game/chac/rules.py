@@ -1,0 +1,751 @@
+"""Checking commands against the rules (`validate`) and listing what may be done now (`legal`).
+
+`validate` never changes the state: it returns the events the command causes, or raises a
+RuleError whose message a player understands and whose `rule` names the rule broken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.game.chac.fold import replacement_seats, river_options
+from companion.game.chac.hidden import DECKS
+from companion.game.chac.state import Adventurer, ChacState
+from companion.game.protocol import Command, RuleError
+
+Event = dict[str, Any]
+
+# Commands with values left open in `legal` (the prompt says what to fill in).
+OPEN_ARGS = {
+    "dice": "values",
+    "slab": "number",
+    "discard": "cards",
+    "river_reroll": "cards",
+    "reroll": "dice",
+    "score": "values",
+    "set_space": "to",
+    "set_boulder": "to",
+    "set_planks": "planks",
+}
+CORRECTIONS = frozenset({"set_space", "set_boulder", "set_planks"})
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seat_of(state: ChacState, cmd: Command, default: int | None) -> int:
+    """The seat a command speaks for: its own, or for the table/host the named or current one."""
+    seat = cmd.seat
+    if seat is None:
+        seat = cmd.args.get("player", default)
+    if seat is None:
+        raise RuleError('Say which player this is for ("player": seat number).')
+    if not _int(seat) or not 0 <= seat < len(state.seats):
+        raise RuleError(f"There is no seat {seat!r} at this table.")
+    return seat
+
+
+def _name(state: ChacState, seat: int) -> str:
+    adv = state.seats[seat].adv
+    return adv.first_name if adv else state.seats[seat].name
+
+
+# -- setup -------------------------------------------------------------------------------------
+
+
+def _choose_adventurer(state: ChacState, cmd: Command) -> list[Event]:
+    if state.phase != "setup":
+        raise RuleError("Adventurers are chosen before the first round.", "CHAC-SET-1")
+    seat = _seat_of(state, cmd, None)
+    if state.seats[seat].advs:
+        raise RuleError(f"{state.seats[seat].name} has already chosen.", "CHAC-SET-1")
+    name = cmd.args.get("adventurer")
+    dealt = state.seats[seat].dealt
+    if name not in dealt:
+        raise RuleError(
+            f"{state.seats[seat].name} was dealt {dealt[0]} and {dealt[1]}; choose one of them.",
+            "CHAC-SET-1",
+        )
+    return [{"type": "chose_adventurer", "seat": seat, "adventurer": name}]
+
+
+def _first_dicekeeper(state: ChacState, cmd: Command) -> list[Event]:
+    if state.phase != "setup" or state.dicekeeper is not None:
+        raise RuleError("The first dicekeeper is chosen once, before the game.", "CHAC-SET-2")
+    if cmd.seat is not None:
+        raise RuleError("The host chooses the first dicekeeper (the oldest player).", "CHAC-SET-2")
+    keeper = cmd.args.get("keeper")
+    if not _int(keeper) or not 0 <= keeper < len(state.seats):
+        raise RuleError('Name the first dicekeeper\'s seat number as "keeper".', "CHAC-SET-2")
+    return [{"type": "first_dicekeeper", "keeper": keeper}]
+
+
+# -- load phase --------------------------------------------------------------------------------
+
+
+def _cards_arg(
+    state: ChacState, adv: Adventurer, args: Mapping[str, Any], need: int | None
+) -> list[str]:
+    """The cards a discard names: ids (digital mode) or a count (physical mode)."""
+    if state.options["treasure_mode"] == "physical":
+        count = args.get("count")
+        if not _int(count) or count < 1:
+            raise RuleError('Say how many cards you discard as "count".')
+        if need is not None and count != need:
+            raise RuleError(f"Discard exactly {need} cards.", "CHAC-RIVER-2")
+        if count > len(adv.cards):
+            raise RuleError(f"{adv.first_name} holds only {len(adv.cards)} cards.")
+        return adv.cards[-count:]
+    cards = args.get("cards")
+    if not isinstance(cards, list) or not cards:
+        raise RuleError('List the cards you discard as "cards" (their ids).')
+    if len(set(cards)) != len(cards) or any(c not in adv.cards for c in cards):
+        raise RuleError(f"{adv.first_name} does not hold all of those cards.")
+    if need is not None and len(cards) != need:
+        raise RuleError(f"Discard exactly {need} cards.", "CHAC-RIVER-2")
+    return list(cards)
+
+
+def _loader(state: ChacState, cmd: Command) -> tuple[int, Adventurer]:
+    if state.phase != "load":
+        raise RuleError("Cards are discarded in the load phase, before the roll.", "CHAC-LL-1")
+    actor = state.actor()
+    seat = _seat_of(state, cmd, actor)
+    if seat != actor:
+        raise RuleError(
+            f"{_name(state, actor or 0)} discards first (dicekeeper first, then clockwise).",
+            "CHAC-LL-1",
+        )
+    adv = state.seats[seat].adv
+    assert adv is not None
+    return seat, adv
+
+
+def _discard(state: ChacState, cmd: Command) -> list[Event]:
+    seat, adv = _loader(state, cmd)
+    return [{"type": "discarded", "seat": seat, "cards": _cards_arg(state, adv, cmd.args, None)}]
+
+
+def _ready(state: ChacState, cmd: Command) -> list[Event]:
+    seat, adv = _loader(state, cmd)
+    if len(adv.cards) > 12:
+        raise RuleError(f"{adv.first_name} must discard down to 12 cards first.", "CHAC-LL-1")
+    return [{"type": "ready", "seat": seat}]
+
+
+def _stamina(state: ChacState, cmd: Command) -> list[Event]:
+    if state.phase not in ("load", "roll"):
+        raise RuleError(
+            "Stamina is used after load levels are set, before the roll.", "CHAC-ABIL-STAMINA"
+        )
+    seat = _seat_of(state, cmd, state.actor())
+    adv = state.seats[seat].adv
+    if adv is None or adv.status != "alive":
+        raise RuleError("Only an adventurer in the temple can use Stamina.", "CHAC-ABIL-STAMINA")
+    _ability(adv, "stamina", "CHAC-ABIL-STAMINA")
+    return [{"type": "stamina", "seat": seat}]
+
+
+def _ability(adv: Adventurer, ability: str, rule: str) -> None:
+    if adv.ability != ability:
+        raise RuleError(f"{adv.name} does not have this ability.", rule)
+    if adv.ability_used:
+        raise RuleError(f"{adv.name} has already used their ability this game.", rule)
+
+
+# -- dice --------------------------------------------------------------------------------------
+
+
+def _dice(state: ChacState, cmd: Command) -> list[Event]:
+    roll = state.roll
+    if roll is None:
+        raise RuleError("No dice roll is awaited now.")
+    values = cmd.args.get("values")
+    n = roll["dice"]
+    if not isinstance(values, list) or not all(_int(v) and 1 <= v <= 6 for v in values):
+        raise RuleError("Dice values must be a list of numbers from 1 to 6.")
+    if len(values) != n:
+        raise RuleError(f"Roll {n} dice for {PURPOSES[roll['purpose']]}, not {len(values)}.")
+    return [{"type": "dice", "values": list(values)}]
+
+
+PURPOSES = {
+    "actions": "actions",
+    "alcove": "the alcove",
+    "alcove_reroll": "the alcove reroll",
+    "river": "the river exit",
+    "river_reroll": "the river reroll",
+    "bridge": "the bridge",
+    "boulder": "the boulder",
+}
+
+
+# -- actions -----------------------------------------------------------------------------------
+
+
+def _acting(state: ChacState, cmd: Command) -> Adventurer:
+    """The adventurer whose turn it is, when the command speaks for them and nothing is awaited."""
+    if state.phase != "actions":
+        raise RuleError("Actions are taken in the action phase.", "CHAC-ACT-2")
+    actor = state.actor()
+    seat = _seat_of(state, cmd, actor)
+    if seat != actor:
+        raise RuleError(f"It is {_name(state, actor or 0)}'s turn.", "CHAC-ACT-2")
+    if state.roll is not None:
+        raise RuleError(f"Roll the dice for {PURPOSES[state.roll['purpose']]} first.")
+    if state.slab_wait is not None:
+        raise RuleError("Type the number on the slab first.", "CHAC-LAVA-3")
+    if state.river is not None:
+        raise RuleError("Decide the river exit first: swim, reroll or give up.", "CHAC-RIVER-2")
+    adv = state.seats[seat].adv
+    assert adv is not None
+    return adv
+
+
+def _spend(adv: Adventurer) -> None:
+    if adv.actions < 1:
+        raise RuleError(f"{adv.first_name} has no actions left.", "CHAC-ACT-1")
+
+
+def _not_at_river_end(state: ChacState, adv: Adventurer) -> None:
+    if adv.space == state.board.river[-1] and adv.actions > 0:
+        raise RuleError(
+            "On the last river space the only action is to exit the river.", "CHAC-RIVER-2"
+        )
+
+
+def check_move(state: ChacState, adv: Adventurer, to: Any, how: str) -> None:
+    board = state.board
+    here = adv.space
+    assert here is not None
+    if how == "sprint":
+        _ability(adv, "sprint", "CHAC-ABIL-SPRINT")
+        if board.kind[here] == "river":
+            raise RuleError("Sprint cannot be used in the river.", "CHAC-ABIL-SPRINT")
+    else:
+        _spend(adv)
+    if how == "leap":
+        _ability(adv, "leap", "CHAC-ABIL-LEAP")
+        if board.kind[here] == "river":
+            raise RuleError("Leap cannot take you out of the river.", "CHAC-ABIL-LEAP")
+    if here == board.river[-1]:
+        raise RuleError("From the last river space you can only exit the river.", "CHAC-RIVER-2")
+    if to == "exit":
+        if here != board.exit_from or how == "leap":
+            raise RuleError(
+                f"The temple is left by a normal move from {board.exit_from}.", "CHAC-EXIT-1"
+            )
+        return
+    if not isinstance(to, str) or to not in board.kind:
+        raise RuleError(f"There is no space {to!r} on this board.")
+    if how == "leap":
+        if to not in board.diagonals[here]:
+            raise RuleError(f"{to} is not diagonal to {here}.", "CHAC-ABIL-LEAP")
+    elif to not in board.moves[here]:
+        rule = "CHAC-RIVER-1" if "river" in (board.kind[here], board.kind[to]) else "CHAC-MOVE-1"
+        raise RuleError(f"{to} is not next to {here} across a dashed line.", rule)
+    kind = board.kind[to]
+    if kind == "zone" and state.walls_closed():
+        raise RuleError("The walls have closed: nobody may enter the walls room.", "CHAC-WALL-3")
+    if to in state.fallen:
+        raise RuleError(f"Slab {to} has fallen into the lava.", "CHAC-LAVA-1")
+    if kind == "bridge" and state.planks == 0:
+        raise RuleError("The bridge has fallen.", "CHAC-BRIDGE-1")
+
+
+def _movement(how: str) -> Callable[[ChacState, Command], list[Event]]:
+    def check(state: ChacState, cmd: Command) -> list[Event]:
+        adv = _acting(state, cmd)
+        to = cmd.args.get("to")
+        check_move(state, adv, to, how)
+        events: list[Event] = [{"type": "moved", "seat": adv.seat, "to": to, "how": how}]
+        number = cmd.args.get("number")
+        if number is not None:
+            if to not in state.board.cells or state.slabs.get(to) is not None:
+                raise RuleError("A number is only typed for a slab being turned over.")
+            events.append(_slab_event(state, number, to))
+        return events
+
+    return check
+
+
+def _slab_event(state: ChacState, number: Any, space: str) -> Event:
+    if not _int(number) or not 1 <= number <= 14:
+        raise RuleError("A slab's number is a Mayan number from 1 to 14.", "CHAC-LAVA-3")
+    for other, n in state.slabs.items():
+        if n == number and other != space:
+            raise RuleError(
+                f"Slab {other} already shows {number}; check the slab again.", "CHAC-LAVA-3"
+            )
+    return {"type": "slab", "number": number}
+
+
+def _slab(state: ChacState, cmd: Command) -> list[Event]:
+    wait = state.slab_wait
+    if wait is None:
+        raise RuleError("No slab is being turned over now.", "CHAC-LAVA-3")
+    seat = _seat_of(state, cmd, wait["seat"])
+    if seat != wait["seat"]:
+        raise RuleError(f"{_name(state, wait['seat'])} is turning the slab over.", "CHAC-LAVA-3")
+    return [_slab_event(state, cmd.args.get("number"), wait["space"])]
+
+
+def _search(state: ChacState, cmd: Command) -> list[Event]:
+    adv = _acting(state, cmd)
+    _not_at_river_end(state, adv)
+    _spend(adv)
+    board = state.board
+    here = adv.space
+    if here in board.zone_number:
+        deck, rule = f"Z{board.zone_number[here]}", "CHAC-WALLS-1"
+    elif here in board.river:
+        deck, rule = "R", "CHAC-RIVER-1"
+        if here == board.river[-1]:
+            raise RuleError("The last river space cannot be searched.", rule)
+        if adv.lying:
+            raise RuleError(f"{adv.first_name} must move before searching again.", rule)
+    else:
+        raise RuleError("You can search only in a walls room zone or in the river.", "CHAC-WALLS-1")
+    if not state.decks[deck]:
+        raise RuleError("That treasure deck is empty.", rule)
+    return [{"type": "searched", "seat": adv.seat, "deck": deck, "card": state.decks[deck][-1]}]
+
+
+def _decipher(state: ChacState, cmd: Command) -> list[Event]:
+    adv = _acting(state, cmd)
+    _spend(adv)
+    zone = state.board.zone_number.get(adv.space or "")
+    if zone is None:
+        raise RuleError("Glyphs are deciphered in a walls room zone.", "CHAC-WALLS-1")
+    return [{"type": "deciphered", "seat": adv.seat, "zone": zone}]
+
+
+def _take(state: ChacState, cmd: Command) -> list[Event]:
+    adv = _acting(state, cmd)
+    _spend(adv)
+    here = adv.space or ""
+    if state.board.kind.get(here) != "lava" or state.slabs.get(here) is None:
+        raise RuleError("Lava treasure is taken standing on a turned slab.", "CHAC-LAVA-2")
+    if here in state.emptied:
+        raise RuleError(f"Slab {here} has already been emptied.", "CHAC-LAVA-2")
+    if not state.decks["L"]:
+        raise RuleError("The lava treasure deck is empty.", "CHAC-LAVA-2")
+    return [
+        {"type": "took_treasure", "seat": adv.seat, "space": here, "card": state.decks["L"][-1]}
+    ]
+
+
+def _linguistics(state: ChacState, cmd: Command) -> list[Event]:
+    adv = _acting(state, cmd)
+    _ability(adv, "linguistics", "CHAC-ABIL-LING")
+    space = cmd.args.get("space")
+    if space not in linguistics_targets(state, adv):
+        raise RuleError(
+            "Peek only at a glyph-side-up slab beside you (not diagonal).", "CHAC-ABIL-LING"
+        )
+    return [{"type": "linguistics", "seat": adv.seat, "space": space}]
+
+
+def linguistics_targets(state: ChacState, adv: Adventurer) -> list[str]:
+    return [
+        s
+        for s in state.board.slab_neighbours.get(adv.space or "", ())
+        if state.slabs.get(s) is None and s not in state.fallen
+    ]
+
+
+def _alcove(state: ChacState, cmd: Command) -> list[Event]:
+    adv = _acting(state, cmd)
+    _spend(adv)
+    here = adv.space or ""
+    if here not in state.board.alcoves:
+        raise RuleError("Alcoves are opened from the corridor space beside them.", "CHAC-ALC-1")
+    if state.alcoves[here] is None:
+        raise RuleError("That alcove has already been emptied.", "CHAC-ALC-1")
+    return [{"type": "alcove", "seat": adv.seat}]
+
+
+def _attempt(state: ChacState, adv: Adventurer) -> dict[str, Any]:
+    attempt = state.alcove
+    if attempt is None or attempt["seat"] != adv.seat or not attempt["dice"]:
+        raise RuleError("There is no alcove roll this turn to build on.", "CHAC-ALC-1")
+    return attempt
+
+
+def _reroll(state: ChacState, cmd: Command) -> list[Event]:
+    adv = _acting(state, cmd)
+    _attempt(state, adv)
+    _spend(adv)
+    dice = cmd.args.get("dice")
+    if (
+        not isinstance(dice, list)
+        or not dice
+        or not all(_int(i) and 0 <= i < 5 for i in dice)
+        or len(set(dice)) != len(dice)
+    ):
+        raise RuleError("Name the dice to reroll by position, 0 to 4, e.g. [0, 3].", "CHAC-ALC-1")
+    return [{"type": "reroll", "seat": adv.seat, "dice": sorted(dice)}]
+
+
+def _lock_pick(state: ChacState, cmd: Command) -> list[Event]:
+    if state.phase != "actions" or state.actor() is None:
+        raise RuleError("Lock Picking follows an alcove roll.", "CHAC-ABIL-LOCK")
+    seat = _seat_of(state, cmd, state.actor())
+    adv = state.seats[seat].adv
+    if seat != state.actor() or adv is None or state.roll is not None:
+        raise RuleError("Lock Picking follows your own alcove roll.", "CHAC-ABIL-LOCK")
+    _ability(adv, "lock_picking", "CHAC-ABIL-LOCK")
+    attempt = _attempt(state, adv)
+    if attempt["missing"] != 1:
+        raise RuleError("Lock Picking works when exactly one face is missing.", "CHAC-ABIL-LOCK")
+    return [{"type": "lock_pick", "seat": seat}]
+
+
+def _river_exit(state: ChacState, cmd: Command) -> list[Event]:
+    adv = _acting(state, cmd)
+    _spend(adv)
+    if adv.space != state.board.river[-1]:
+        raise RuleError("The river is exited from its last space.", "CHAC-RIVER-2")
+    return [{"type": "river_exit", "seat": adv.seat}]
+
+
+def _river_decider(state: ChacState, cmd: Command) -> Adventurer:
+    river = state.river
+    if river is None or state.roll is not None:
+        raise RuleError("No river exit is waiting for a decision.", "CHAC-RIVER-2")
+    seat = _seat_of(state, cmd, river["seat"])
+    if seat != river["seat"]:
+        raise RuleError(f"{_name(state, river['seat'])} is leaving the river.", "CHAC-RIVER-2")
+    adv = state.seats[seat].adv
+    assert adv is not None
+    return adv
+
+
+def _swim(state: ChacState, cmd: Command) -> list[Event]:
+    adv = _river_decider(state, cmd)
+    _ability(adv, "swimming", "CHAC-ABIL-SWIM")
+    return [{"type": "swim", "seat": adv.seat}]
+
+
+def _river_reroll(state: ChacState, cmd: Command) -> list[Event]:
+    adv = _river_decider(state, cmd)
+    river = state.river
+    assert river is not None
+    ones = river["rerollable"]
+    if ones == 0:
+        raise RuleError("Each 1 may be rerolled only once.", "CHAC-RIVER-2")
+    if len(adv.cards) < 3 * ones:
+        raise RuleError(
+            f"Rerolling {ones} dice costs {3 * ones} cards; "
+            f"{adv.first_name} holds {len(adv.cards)}.",
+            "CHAC-RIVER-2",
+        )
+    cards = _cards_arg(state, adv, cmd.args, 3 * ones)
+    return [{"type": "river_reroll", "seat": adv.seat, "cards": cards}]
+
+
+def _river_give_up(state: ChacState, cmd: Command) -> list[Event]:
+    adv = _river_decider(state, cmd)
+    return [{"type": "river_give_up", "seat": adv.seat}]
+
+
+def _sabotage(state: ChacState, cmd: Command) -> list[Event]:
+    adv = _acting(state, cmd)
+    _spend(adv)
+    if adv.space != state.board.bridge:
+        raise RuleError("Sabotage is done standing on the bridge.", "CHAC-BRIDGE-2")
+    return [{"type": "sabotage", "seat": adv.seat}]
+
+
+def _pass(state: ChacState, cmd: Command) -> list[Event]:
+    adv = _acting(state, cmd)
+    _not_at_river_end(state, adv)
+    return [{"type": "passed", "seat": adv.seat}]
+
+
+# -- after the actions -------------------------------------------------------------------------
+
+
+def _walls(state: ChacState, cmd: Command) -> list[Event]:
+    if state.phase != "walls":
+        raise RuleError("The wall cards are revealed after everyone's actions.", "CHAC-WALL-2")
+    return [{"type": "walls"}]
+
+
+def _replacer(state: ChacState, cmd: Command) -> int:
+    if state.phase != "replace":
+        raise RuleError("Replacements come in after the boulder moves.", "CHAC-REPL-1")
+    seat = _seat_of(state, cmd, None)
+    if seat not in replacement_seats(state):
+        raise RuleError(
+            f"{state.seats[seat].name} has no replacement to bring in now.", "CHAC-REPL-1"
+        )
+    return seat
+
+
+def _replace(state: ChacState, cmd: Command) -> list[Event]:
+    seat = _replacer(state, cmd)
+    sun = cmd.args.get("sun")
+    if sun not in ("A", "B") or not state.sun_open[sun]:
+        opened = [k for k, v in state.sun_open.items() if v]
+        raise RuleError(f"Choose an open sun space: {' or '.join(opened)}.", "CHAC-REPL-1")
+    return [{"type": "replaced", "seat": seat, "sun": sun}]
+
+
+def _decline(state: ChacState, cmd: Command) -> list[Event]:
+    return [{"type": "declined_replacement", "seat": _replacer(state, cmd)}]
+
+
+def _score(state: ChacState, cmd: Command) -> list[Event]:
+    if state.phase != "score":
+        raise RuleError(
+            "Treasure values are entered once the game is over (physical cards).", "CHAC-END-2"
+        )
+    seat = _seat_of(state, cmd, None)
+    adv = state.seats[seat].adv
+    if adv is None or adv.status != "escaped":
+        raise RuleError("Only players whose adventurer escaped score.", "CHAC-END-2")
+    if state.seats[seat].scored is not None:
+        raise RuleError(f"{state.seats[seat].name} has already entered their values.")
+    values = cmd.args.get("values")
+    caskets = cmd.args.get("caskets", [])
+    if not isinstance(values, list) or not all(_int(v) and 1 <= v <= 6 for v in values):
+        raise RuleError('Enter each card\'s value (1 to 6) as "values".', "CHAC-END-2")
+    taken = {d for s in state.seats if s.scored for d in s.scored[1]}
+    if (
+        not isinstance(caskets, list)
+        or any(d not in DECKS or d in taken for d in caskets)
+        or len(set(caskets)) != len(caskets)
+    ):
+        raise RuleError(
+            "Name each casket by its deck (Z1-Z4, L, R); each deck has one.", "CHAC-TREAS-2"
+        )
+    if len(values) + len(caskets) != len(adv.cards):
+        raise RuleError(
+            f"{adv.first_name} carried {len(adv.cards)} cards; enter one value per card.",
+            "CHAC-END-2",
+        )
+    return [{"type": "scored", "seat": seat, "values": values, "caskets": caskets}]
+
+
+# -- host corrections --------------------------------------------------------------------------
+
+
+def _host(state: ChacState, cmd: Command) -> None:
+    if cmd.seat is not None:
+        raise RuleError("Only the host makes corrections.")
+    if state.phase in ("setup", "over", "score"):
+        raise RuleError("Corrections are made while the game is running.")
+
+
+def _set_space(state: ChacState, cmd: Command) -> list[Event]:
+    _host(state, cmd)
+    seat = _seat_of(state, cmd, None)
+    adv = state.seats[seat].adv
+    if adv is None or adv.status != "alive":
+        raise RuleError(f"{state.seats[seat].name} has no adventurer in the temple.")
+    to = cmd.args.get("to")
+    if to not in state.board.kind or to in state.fallen:
+        raise RuleError(f"There is no space {to!r} to stand on.")
+    if state.board.kind[to] == "lava" and state.slabs.get(to) is None:
+        raise RuleError(f"Slab {to} is still glyph side up: move onto it to turn it over.")
+    return [{"type": "set_space", "player": seat, "to": to}]
+
+
+def _set_boulder(state: ChacState, cmd: Command) -> list[Event]:
+    _host(state, cmd)
+    to = cmd.args.get("to")
+    index = state.board.corridor_index.get(to) if isinstance(to, str) else None
+    if index is None:
+        raise RuleError(f"The boulder stays on the corridor; {to!r} is not a corridor space.")
+    if index <= state.boulder:
+        raise RuleError(
+            "The boulder never rolls back; undo the command that moved it instead.", "CHAC-BOUL-2"
+        )
+    return [{"type": "set_boulder", "to": to}]
+
+
+def _set_planks(state: ChacState, cmd: Command) -> list[Event]:
+    _host(state, cmd)
+    planks = cmd.args.get("planks")
+    if not _int(planks) or not 0 <= planks <= 5:
+        raise RuleError("The bridge has 0 to 5 planks.", "CHAC-BRIDGE-1")
+    return [{"type": "set_planks", "planks": planks}]
+
+
+VALIDATORS: dict[str, Callable[[ChacState, Command], list[Event]]] = {
+    "choose_adventurer": _choose_adventurer,
+    "first_dicekeeper": _first_dicekeeper,
+    "discard": _discard,
+    "ready": _ready,
+    "stamina": _stamina,
+    "dice": _dice,
+    "move": _movement("move"),
+    "sprint": _movement("sprint"),
+    "leap": _movement("leap"),
+    "slab": _slab,
+    "search": _search,
+    "decipher": _decipher,
+    "take": _take,
+    "linguistics": _linguistics,
+    "alcove": _alcove,
+    "reroll": _reroll,
+    "lock_pick": _lock_pick,
+    "river_exit": _river_exit,
+    "swim": _swim,
+    "river_reroll": _river_reroll,
+    "river_give_up": _river_give_up,
+    "sabotage": _sabotage,
+    "pass": _pass,
+    "walls": _walls,
+    "replace": _replace,
+    "decline_replacement": _decline,
+    "score": _score,
+    "set_space": _set_space,
+    "set_boulder": _set_boulder,
+    "set_planks": _set_planks,
+}
+
+
+def validate(state: ChacState, cmd: Command) -> list[Event]:
+    if state.phase == "over":
+        raise RuleError("The game is over.", "CHAC-END-1")
+    check = VALIDATORS.get(cmd.type)
+    if check is None:
+        raise RuleError(f"Unknown command {cmd.type!r}.")
+    return check(state, cmd)
+
+
+# -- legal -------------------------------------------------------------------------------------
+
+
+def legal(state: ChacState, seat: int | None) -> list[Command]:
+    phase = state.phase
+    if phase == "over":
+        return []
+    if seat is None:
+        return _legal_table(state)
+    if phase == "setup":
+        s = state.seats[seat]
+        if s.advs:
+            return []
+        return [Command("choose_adventurer", seat, {"adventurer": n}) for n in s.dealt]
+    adv = state.seats[seat].adv
+    out: list[Command] = []
+    if phase in ("load", "roll") and adv and adv.status == "alive":
+        if adv.ability == "stamina" and not adv.ability_used:
+            out.append(Command("stamina", seat))
+        if phase == "load" and state.actor() == seat:
+            if adv.cards:
+                out.append(Command("discard", seat))
+            if len(adv.cards) <= 12:
+                out.append(Command("ready", seat))
+    elif phase == "actions" and adv is not None:
+        _legal_actions(state, seat, adv, out)
+    elif phase == "replace" and seat in replacement_seats(state):
+        out.extend(Command("replace", seat, {"sun": k}) for k, v in state.sun_open.items() if v)
+        out.append(Command("decline_replacement", seat))
+    elif phase == "score" and adv and adv.status == "escaped" and state.seats[seat].scored is None:
+        out.append(Command("score", seat))
+    return out
+
+
+def _legal_table(state: ChacState) -> list[Command]:
+    out: list[Command] = []
+    if state.roll is not None:
+        out.append(Command("dice", None))
+    if state.phase == "setup":
+        if state.dicekeeper is None:
+            out.extend(
+                Command("first_dicekeeper", None, {"keeper": i}) for i in range(len(state.seats))
+            )
+        return out
+    if state.phase == "walls":
+        out.append(Command("walls", None))
+    if state.phase != "score":
+        out.extend(Command(c, None) for c in sorted(CORRECTIONS))
+    return out
+
+
+def _legal_actions(state: ChacState, seat: int, adv: Adventurer, out: list[Command]) -> None:
+    if state.slab_wait is not None:
+        if state.slab_wait["seat"] == seat:
+            out.append(Command("slab", seat))
+        return
+    if state.river is not None:
+        if state.river["seat"] == seat:
+            swim, reroll = river_options(state, adv)
+            if swim:
+                out.append(Command("swim", seat))
+            if reroll:
+                out.append(Command("river_reroll", seat))
+            out.append(Command("river_give_up", seat))
+        return
+    if state.actor() != seat or state.roll is not None:
+        return
+    board = state.board
+    here = adv.space or ""
+    attempt = state.alcove
+    if (
+        attempt is not None
+        and attempt["missing"] == 1
+        and adv.ability == "lock_picking"
+        and not adv.ability_used
+    ):
+        out.append(Command("lock_pick", seat))
+    if here == board.river[-1] and adv.actions > 0:
+        out.append(Command("river_exit", seat))  # CHAC-RIVER-2: the only action there
+        return
+    out.append(Command("pass", seat))
+    ability = None if adv.ability_used else adv.ability
+    can_act = adv.actions > 0
+    kind = board.kind.get(here)
+    if can_act or ability == "sprint":
+        for to in board.moves.get(here, ()):
+            if _move_ok(state, adv, to):
+                if can_act:
+                    out.append(Command("move", seat, {"to": to}))
+                if ability == "sprint" and kind != "river":
+                    out.append(Command("sprint", seat, {"to": to}))
+        if here == board.exit_from:
+            if can_act:
+                out.append(Command("move", seat, {"to": "exit"}))
+            if ability == "sprint":
+                out.append(Command("sprint", seat, {"to": "exit"}))
+    if ability == "linguistics":
+        out.extend(
+            Command("linguistics", seat, {"space": s}) for s in linguistics_targets(state, adv)
+        )
+    if not can_act:
+        return
+    if ability == "leap" and kind != "river":
+        for to in board.diagonals.get(here, ()):
+            if _move_ok(state, adv, to):
+                out.append(Command("leap", seat, {"to": to}))
+    if kind == "zone":
+        if state.decks[f"Z{board.zone_number[here]}"]:
+            out.append(Command("search", seat))
+        out.append(Command("decipher", seat))
+    elif kind == "river":
+        if not adv.lying and state.decks["R"]:
+            out.append(Command("search", seat))
+    elif kind == "lava":
+        if here not in state.emptied and state.decks["L"]:
+            out.append(Command("take", seat))
+    elif kind == "bridge":
+        out.append(Command("sabotage", seat))
+    elif kind == "corridor" and state.alcoves.get(here) is not None:
+        if attempt is not None and attempt["seat"] == seat and attempt["dice"]:
+            out.append(Command("reroll", seat))
+        out.append(Command("alcove", seat))
+
+
+def _move_ok(state: ChacState, adv: Adventurer, to: str) -> bool:
+    kind = state.board.kind[to]
+    if kind == "zone" and state.walls_closed():
+        return False
+    if to in state.fallen:
+        return False
+    return not (kind == "bridge" and state.planks == 0)

@@ -1,0 +1,75 @@
+"""A random player for any game behind the protocol: simulation, soak tests, secret scans.
+
+A game may offer `random_args(state, command, rng)` to fill the values `legal` leaves open
+(dice are filled here from the roll prompt when it does not) and a `corrections` set of host
+commands a random player must never choose.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from companion.game.protocol import Command, Game
+
+# Giving up is rarely chosen, so random games still go somewhere.
+_RARE = {"pass": 0.3, "river_give_up": 0.2, "decline_replacement": 0.2, "discard": 0.2}
+
+
+def random_command(game: Game, state: Any, rng: random.Random, seats: int | None = None) -> Command:
+    """One command chosen among every seat's (and the table's) legal commands, values filled.
+
+    `seats` is the number of seats (read from the public view when not given).
+    """
+    if seats is None:
+        seats = len(game.public_view(state)["seats"])
+    skip = getattr(game, "corrections", frozenset())
+    options = [c for c in game.legal(state, None) if c.type not in skip]
+    for seat in range(seats):
+        options.extend(game.legal(state, seat))
+    if not options:
+        raise RuntimeError(f"No legal command; prompts: {game.prompts(state)}")
+    weights = [_RARE.get(c.type, 1.0) for c in options]
+    command = rng.choices(options, weights)[0]
+    fill = getattr(game, "random_args", None)
+    if fill is not None:
+        return fill(state, command, rng)
+    if command.type == "dice":
+        n = next((p.dice for p in game.prompts(state) if p.kind == "roll"), 0)
+        return Command("dice", command.seat, {"values": [rng.randint(1, 6) for _ in range(n)]})
+    return command
+
+
+@dataclass
+class PlayedGame:
+    state: Any
+    commands: list[Command]
+    events: int
+
+
+def play_random_game(
+    game: Game,
+    seats: list[str],
+    seed: int,
+    options: dict[str, Any] | None = None,
+    rng: random.Random | None = None,
+    max_commands: int = 20_000,
+    check: Any = None,
+) -> PlayedGame:
+    """Play one whole game with random legal commands; `check(state)` runs after each command."""
+    rng = rng or random.Random(seed)
+    state = game.setup(options or {}, seats, seed)
+    commands: list[Command] = []
+    events = 0
+    while not game.is_over(state):
+        if len(commands) >= max_commands:
+            raise RuntimeError(f"Game did not end within {max_commands} commands.")
+        command = random_command(game, state, rng, len(seats))
+        for event in game.apply(state, command):
+            state = game.fold(state, event)
+            events += 1
+        commands.append(command)
+        if check is not None:
+            check(state)
+    return PlayedGame(state, commands, events)
