@@ -1,8 +1,9 @@
 """A random player for any game behind the protocol: simulation, soak tests, secret scans.
 
 A game may offer `random_args(state, command, rng)` to fill the values `legal` leaves open
-(dice are filled here from the roll prompt when it does not) and a `corrections` set of host
-commands a random player must never choose.
+(dice are filled here from the roll prompt when it does not), `random_weights(state, commands)`
+to make some choices likelier, and a `corrections` set of host commands a random player must
+never choose.
 """
 
 from __future__ import annotations
@@ -12,9 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.game.protocol import Command, Game
-
-# Giving up is rarely chosen, so random games still go somewhere.
-_RARE = {"pass": 0.3, "river_give_up": 0.2, "decline_replacement": 0.2, "discard": 0.2}
 
 
 def random_command(game: Game, state: Any, rng: random.Random, seats: int | None = None) -> Command:
@@ -30,7 +28,8 @@ def random_command(game: Game, state: Any, rng: random.Random, seats: int | None
         options.extend(game.legal(state, seat))
     if not options:
         raise RuntimeError(f"No legal command; prompts: {game.prompts(state)}")
-    weights = [_RARE.get(c.type, 1.0) for c in options]
+    weigh = getattr(game, "random_weights", None)
+    weights = weigh(state, options) if weigh is not None else None
     command = rng.choices(options, weights)[0]
     fill = getattr(game, "random_args", None)
     if fill is not None:

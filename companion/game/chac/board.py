@@ -49,6 +49,7 @@ class Board:
     slab_neighbours: dict[str, tuple[str, ...]]  # space -> orthogonally adjacent slabs
     corridor_index: dict[str, int]
     zone_number: dict[str, int]
+    exit_distance: dict[str, int]  # fewest moves to leave the temple (river exit counted)
 
     @property
     def slabs(self) -> tuple[str, ...]:
@@ -242,6 +243,7 @@ def parse_board(data: dict[str, Any]) -> Board:
         s for s in kind if s not in lava_like and any(n in lava_like for n in (*moves[s], *diag[s]))
     )
     slab_neighbours = {s: tuple(sorted(n for n in moves[s] if kind[n] == "lava")) for s in kind}
+    exit_distance = _distances_to_exit(moves, exit_from, river[-1], river_exit)
     return Board(
         name=str(b.get("name", "Temple of Chac")),
         entrance=entrance,
@@ -262,4 +264,26 @@ def parse_board(data: dict[str, Any]) -> Board:
         slab_neighbours=slab_neighbours,
         corridor_index={c: i for i, c in enumerate(corridor)},
         zone_number={z: i + 1 for i, z in enumerate(zones)},
+        exit_distance=exit_distance,
     )
+
+
+def _distances_to_exit(
+    moves: dict[str, set[str]], exit_from: str, river_end: str, river_exit: str
+) -> dict[str, int]:
+    into: dict[str, set[str]] = {s: set() for s in moves}
+    for a, ns in moves.items():
+        for n in ns:
+            into[n].add(a)
+    into[river_exit].add(river_end)
+    dist = {exit_from: 1}
+    frontier = [exit_from]
+    while frontier:
+        nxt = []
+        for s in frontier:
+            for p in into[s]:
+                if p not in dist:
+                    dist[p] = dist[s] + 1
+                    nxt.append(p)
+        frontier = nxt
+    return dist

@@ -145,6 +145,10 @@ class ChacGame:
     def is_over(self, state: ChacState) -> bool:
         return state.phase == "over"
 
+    def random_weights(self, state: ChacState, commands: list[Command]) -> list[float]:
+        """Random play heads for the exit more often than not, so games see escapes."""
+        return random_weights(state, commands)
+
     def random_args(self, state: ChacState, command: Command, rng: random.Random) -> Command:
         """`command` with its open values filled in plausibly (used by random play)."""
         return random_args(state, command, rng)
@@ -184,3 +188,20 @@ def random_args(state: ChacState, command: Command, rng: random.Random) -> Comma
         args["values"] = [rng.randint(1, 6) for _ in range(len(adv.cards) - len(caskets))]
         args["caskets"] = caskets
     return Command(kind, seat, args)
+
+
+_WEIGHTS = {"pass": 0.3, "river_give_up": 0.2, "decline_replacement": 0.2, "discard": 0.2}
+
+
+def random_weights(state: ChacState, commands: list[Command]) -> list[float]:
+    dist = state.board.exit_distance
+    weights = []
+    for c in commands:
+        w = _WEIGHTS.get(c.type, 1.0)
+        if c.type in ("move", "sprint", "leap") and c.seat is not None:
+            here = state.seats[c.seat].advs[state.seats[c.seat].current].space or ""
+            to = c.args["to"]
+            if to == "exit" or dist.get(to, 99) < dist.get(here, 99):
+                w = 4.0
+        weights.append(w)
+    return weights
