@@ -1,55 +1,40 @@
-"""`companion run --simulate`: the table's pages on waitress, without any hardware.
+"""`companion run`: the companion (real hardware on a Pi, a simulated table elsewhere).
 
-Opens the Table at DATA_DIR/events.sqlite, builds the web app and serves it until SIGINT or
-SIGTERM, which end the open event streams first so the server stops at once.
+Settings come from `--config FILE` (TOML; see systemd/companion.example.toml), then these
+options; `companion.service` assembles and runs everything until SIGINT or SIGTERM.
 """
 
 from __future__ import annotations
 
 import argparse
-import logging
-import signal
-from pathlib import Path
 
 DEFAULT_PORT = 8080
-DEFAULT_DATA_DIR = "./var"
-EVENTS_FILE = "events.sqlite"
+DEFAULT_DATA_DIR = "./var, or $STATE_DIRECTORY under systemd"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "run", help="serve the table's pages", description="Serve the table's phone pages."
+        "run", help="run the companion", description="Run the companion and serve its pages."
     )
+    parser.add_argument("--config", help="settings file (TOML); defaults apply without one")
     parser.add_argument(
-        "--simulate", action="store_true", help="no hardware: pages only (dice entered by hand)"
+        "--simulate", action="store_true", help="no hardware: a simulated table on this machine"
     )
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="TCP port (default 8080)")
-    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default all)")
+    parser.add_argument("--port", type=int, help=f"TCP port (default {DEFAULT_PORT})")
+    parser.add_argument("--host", help="address to listen on (default all)")
     parser.add_argument(
-        "--data-dir", default=DEFAULT_DATA_DIR, help="where the event log and secrets live"
+        "--data-dir", help=f"where the event log and secrets live (default {DEFAULT_DATA_DIR})"
     )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.table import Table
-    from web.access import Access, base_url
-    from web.app import create_app
-    from web.server import WebServer
+    from companion.service import main
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    data_dir = Path(args.data_dir)
-    data_dir.mkdir(parents=True, exist_ok=True)
-    table = Table.open(data_dir / EVENTS_FILE)
-    try:
-        app = create_app(table, data_dir, public_port=args.port)
-        server = WebServer(app, args.host, args.port)
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, lambda *_: server.stop())
-        url = base_url(server.port)
-        print(f"Table page: {url}/", flush=True)
-        print(f"Host page:  {url}/host   PIN {Access.load(data_dir).pin}", flush=True)
-        server.serve()
-    finally:
-        table.close()
-    return 0
+    return main(
+        args.config,
+        simulate=args.simulate,
+        port=args.port,
+        host=args.host,
+        data_dir=args.data_dir,
+    )

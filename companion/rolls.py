@@ -1,0 +1,246 @@
+"""From camera frames to a `dice` command, when the table is waiting for a roll.
+
+The camera thread hands every frame to `RollWatcher.on_frame`. A tray watcher (the dice
+reader's settle detection) says whether the dice are moving, still, or have just come to rest
+with a reading. What happens to a reading:
+
+- The table must be waiting for a roll (a "roll" prompt), and the dice must have moved since
+  the table last changed while the tray was still. Dice left lying from the previous roll are
+  never read as the next one.
+- Submitted at once when `auto_submit` is on, the reader is confident, and it saw exactly the
+  number of dice the prompt asks for: the table expects that many, and a confident reading of
+  that many is what a person would have typed. Undo takes it back like any command.
+- Otherwise it waits as the *pending reading* (values, how many were expected, why it waits)
+  until a person confirms it (the OK button, the host page; values may be corrected) or
+  discards it. A refused submission also lands here with the table's reason.
+- A new roll, or the prompt going away, replaces or drops the pending reading.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from companion.game.protocol import Command, Prompt
+from companion.table import Outcome, Table
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TrayState:
+    """What the tray watcher makes of one frame."""
+
+    moving: bool
+    values: tuple[int, ...] | None = None  # set on the frame the dice came to rest
+    confident: bool = False  # every die read for sure, and as many as the table expects
+    problems: tuple[str, ...] = ()  # what a person should check, in words
+    reading: Any = None  # the dice reader's Reading, for outlining the dice on the picture
+
+
+@dataclass(frozen=True)
+class Pending:
+    values: tuple[int, ...]
+    expected: int
+    note: str  # why it waits, in words for the host
+
+    def to_json(self) -> dict[str, Any]:
+        return {"values": list(self.values), "expected": self.expected, "note": self.note}
+
+
+# (frame image, dice the table expects or None) -> state; keeps its own memory of frames.
+TrayWatcher = Callable[[Any, int | None], TrayState]
+
+
+def roll_prompt(table: Table) -> Prompt | None:
+    return next((p for p in table.prompts() if p.kind == "roll"), None)
+
+
+class RollWatcher:
+    def __init__(
+        self,
+        table: Table,
+        watch: TrayWatcher | None,
+        auto_submit: bool = True,
+    ):
+        self.table = table
+        self.watch = watch
+        self.auto_submit = auto_submit
+        self._shown: Any = None  # the last reading, outlined on the picture while at rest
+        self._lock = threading.Lock()
+        self._pending: Pending | None = None
+        self._armed = False  # the dice moved since the table last changed with a still tray
+        self._moving = False
+        self._seen_version = table.version
+        self._latest: Any = None
+        self._jpeg: tuple[int, bytes] | None = None
+        self.last_submitted: tuple[int, ...] | None = None
+        self._listeners: list[Callable[[], None]] = []
+
+    # --- the camera thread ----------------------------------------------------------------
+
+    def on_frame(self, frame: Any) -> None:
+        self._latest = frame
+        if self.watch is None:
+            return
+        prompt = roll_prompt(self.table)
+        state = self.watch(frame.image, prompt.dice if prompt else None)
+        with self._lock:
+            version = self.table.version
+            if version != self._seen_version:
+                self._seen_version = version
+                if not self._moving:
+                    self._armed = False
+            self._moving = state.moving
+            if state.reading is not None or state.moving:
+                self._shown = state.reading
+            if state.moving:
+                self._armed = True
+                return
+            if state.values is None or not self._armed:
+                return
+            self._armed = False
+        self._settled(state)
+
+    def _settled(self, state: TrayState) -> None:
+        prompt = roll_prompt(self.table)
+        if prompt is None:
+            return
+        values = state.values or ()
+        if self.auto_submit and state.confident and len(values) == prompt.dice:
+            outcome = self._submit(values)
+            if outcome.ok:
+                self._set_pending(None)
+                return
+            note = f"Not accepted: {outcome.reason}"
+        elif len(values) != prompt.dice:
+            note = f"Saw {len(values)} dice, expected {prompt.dice}. Correct and confirm."
+        elif not state.confident:
+            note = " ".join(state.problems) or "The camera is not sure of every die."
+            note += " Check and confirm."
+        else:
+            note = "Confirm the dice."
+        self._set_pending(Pending(tuple(values), prompt.dice, note))
+
+    def roll_prompt(self) -> Prompt | None:
+        return roll_prompt(self.table)
+
+    # --- people ---------------------------------------------------------------------------
+
+    @property
+    def pending(self) -> Pending | None:
+        with self._lock:
+            pending = self._pending
+        if pending is not None and roll_prompt(self.table) is None:
+            self._set_pending(None)  # the roll was entered another way, or undone
+            return None
+        return pending
+
+    def confirm(self, values: list[int] | None = None) -> Outcome:
+        """Submit the pending reading, or `values` a person corrected it to."""
+        pending = self.pending
+        if values is None:
+            if pending is None:
+                return Outcome(
+                    False, "There is no dice reading waiting.", version=self.table.version
+                )
+            values = list(pending.values)
+        outcome = self._submit(tuple(values))
+        if outcome.ok:
+            self._set_pending(None)
+        return outcome
+
+    def discard(self) -> None:
+        self._set_pending(None)
+
+    def subscribe(self, callback: Callable[[], None]) -> None:
+        """`callback()` whenever the pending reading changes (the OLED and pages redraw)."""
+        self._listeners.append(callback)
+
+    # --- the host page's camera picture -----------------------------------------------------
+
+    def camera_jpeg(self) -> bytes | None:
+        """The latest frame as JPEG, dice outlined when the reader can draw them."""
+        frame = self._latest
+        if frame is None:
+            return None
+        cached = self._jpeg
+        if cached is not None and cached[0] == frame.index:
+            return cached[1]
+        import cv2
+
+        image = frame.image
+        if self._shown is not None:
+            from companion.dice.annotate import annotate
+
+            image = annotate(image, self._shown)
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        if not ok:
+            return None
+        self._jpeg = (frame.index, data.tobytes())
+        return self._jpeg[1]
+
+    # --- plumbing -----------------------------------------------------------------------
+
+    def _submit(self, values: tuple[int, ...]) -> Outcome:
+        outcome = self.table.submit(Command("dice", None, {"values": list(values)}))
+        if outcome.ok:
+            self.last_submitted = values
+            log.info("Dice %s entered", list(values))
+        return outcome
+
+    def _set_pending(self, pending: Pending | None) -> None:
+        with self._lock:
+            if pending == self._pending:
+                return
+            self._pending = pending
+        for callback in list(self._listeners):
+            try:
+                callback()
+            except Exception:
+                log.exception("A pending-reading listener failed")
+
+
+def tray_watcher(profile_path: str | None = None) -> TrayWatcher:
+    """The dice reader behind settle detection: frames are compared at a small size; after
+    motion, `settle.still_frames` still frames in a row mean the dice are at rest, and that
+    frame is read once. A hand in the tray counts as motion."""
+    import cv2
+    import numpy as np
+
+    from companion.dice import reader
+    from companion.dice.profile import load
+    from companion.dice.reading import HAND
+
+    profile = load(profile_path)
+    settle = profile.settle
+    memory: dict[str, Any] = {"previous": None, "still": 0, "in_motion": False}
+
+    def watch(image: Any, expected: int | None) -> TrayState:
+        small = cv2.resize(image, (160, 120), interpolation=cv2.INTER_AREA)
+        small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        last, memory["previous"] = memory["previous"], small
+        if last is None:
+            return TrayState(moving=False)
+        changed = np.count_nonzero(cv2.absdiff(small, last) > settle.motion_threshold)
+        if changed > settle.moving_fraction * small.size:
+            memory.update(still=0, in_motion=True)
+            return TrayState(moving=True)
+        if not memory["in_motion"]:
+            return TrayState(moving=False)
+        memory["still"] += 1
+        if memory["still"] < settle.still_frames:
+            return TrayState(moving=True)  # coming to rest
+        reading = reader.read(image, profile, expected)
+        if reading.status == HAND:  # a still hand: wait for it to leave
+            memory["still"] = 0
+            return TrayState(moving=True)
+        memory["in_motion"] = False
+        if not reading.is_reading:
+            return TrayState(moving=False)
+        return TrayState(False, tuple(reading.values), reading.ok, reading.problems, reading)
+
+    return watch

@@ -1,0 +1,546 @@
+"""The running companion: settings -> hardware + table + web server, and the main loop.
+
+One process owns everything (GPIO, camera, OLED, the event log, the web server), so nothing
+else can fight over a device. Threads:
+
+- main: the loop. Turns button events into commands, keeps the OLED showing the table, pings
+  systemd's watchdog only while the other threads are alive and making progress.
+- camera: reads frames at `camera.fps`, hands them to the roll watcher, reopens a failed
+  camera every `camera.retry_after` seconds (manual dice entry works meanwhile).
+- web: waitress serving the pages.
+
+On a Raspberry Pi (or `hardware = "pi"`) the real drivers are used; elsewhere (or with
+`--simulate`) gpiozero's MockFactory pins, luma's dummy display and a camera that renders dice
+into a tray, so the same code runs on a laptop. SIGTERM stops cleanly: systemd is told,
+the event streams end, the camera closes, the OLED is blanked, the log is flushed.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.config import BUTTON_NAMES, Config, is_raspberry_pi
+from companion.sdnotify import Notifier, watchdog_interval
+from companion.table import Table
+
+log = logging.getLogger("companion.service")
+
+DB_NAME = "events.sqlite"  # the same file `companion run` has always used
+LOOP_TICK_S = 0.05
+DISPLAY_RETRY_S = 30.0
+
+
+@dataclass
+class Health:
+    """What the host page and the OLED say about the hardware; written by the worker threads."""
+
+    camera: str = "starting"  # "ok", "off", or a sentence saying what is wrong
+    display: str = "starting"
+    buttons: str = "starting"
+    changed: threading.Event = field(default_factory=threading.Event, repr=False)
+
+    def set(self, part: str, text: str) -> None:
+        if getattr(self, part) != text:
+            setattr(self, part, text)
+            self.changed.set()
+
+    def as_json(self) -> dict[str, str]:
+        return {"camera": self.camera, "display": self.display, "buttons": self.buttons}
+
+
+class CameraWorker:
+    """Reads the camera at a steady rate on its own thread; survives the camera going away.
+
+    `on_frame(frame)` runs on this thread for every frame. A CameraError closes the camera,
+    reports the error through `health`, and the camera is reopened after `retry_after`
+    seconds, for as long as the service runs.
+    """
+
+    def __init__(
+        self,
+        camera: Any,
+        on_frame: Callable[[Any], None],
+        health: Health,
+        fps: float,
+        retry_after: float,
+    ):
+        self.camera = camera
+        self.on_frame = on_frame
+        self.health = health
+        self.period = 1.0 / fps
+        self.retry_after = retry_after
+        self.heartbeat = time.monotonic()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def alive(self, within: float) -> bool:
+        """The thread runs and finished a step (a frame or a retry wait) within `within` s."""
+        return self._thread.is_alive() and time.monotonic() - self.heartbeat < within
+
+    def _run(self) -> None:
+        from hardware.camera import CameraError
+
+        while not self._stop.is_set():
+            self.heartbeat = time.monotonic()
+            try:
+                if not self.camera.is_open:
+                    self.camera.open()
+                    log.info("Camera open: %s", getattr(self.camera, "name", "camera"))
+                frame = self.camera.read()
+            except CameraError as exc:
+                self._failed(str(exc))
+                continue
+            except Exception as exc:  # a driver bug must not end the retries
+                log.exception("The camera failed unexpectedly")
+                self._failed(f"The camera failed ({exc}).")
+                continue
+            self.health.set("camera", "ok")
+            try:
+                self.on_frame(frame)
+            except Exception:
+                log.exception("Reading the dice failed on frame %s", frame.index)
+            self._stop.wait(max(0.0, self.period - (time.monotonic() - self.heartbeat)))
+
+    def _failed(self, message: str) -> None:
+        if self.health.camera != message:
+            log.warning("Camera: %s Retrying every %g s.", message, self.retry_after)
+        self.health.set("camera", message)
+        try:
+            self.camera.close()
+        except Exception:
+            log.exception("Closing the failed camera failed")
+        # Each wait counts as progress for the watchdog: a missing camera is not a hang.
+        deadline = time.monotonic() + self.retry_after
+        while not self._stop.is_set() and time.monotonic() < deadline:
+            self.heartbeat = time.monotonic()
+            self._stop.wait(min(1.0, deadline - time.monotonic()))
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+        try:
+            self.camera.close()
+        except Exception:
+            log.exception("Closing the camera failed")
+
+
+def uses_real_hardware(config: Config, simulate: bool) -> bool:
+    if simulate or config.hardware == "sim":
+        return False
+    return config.hardware == "pi" or is_raspberry_pi()
+
+
+def open_table(data_dir: Path) -> Table:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return Table.open(data_dir / DB_NAME)
+
+
+class Screen:
+    """The OLED, kept from ever taking the service down.
+
+    `open_display()` returns a display (hardware.display: the real OLED, or a FrameSink that
+    the simulated table's page mirrors). A missing or failing display is logged once, shown in
+    `health`, and reopened every DISPLAY_RETRY_S seconds; the service runs on without it.
+    """
+
+    def __init__(self, open_display: Callable[[], Any] | None, health: Health):
+        self._open_display = open_display
+        self.health = health
+        self.display: Any = None
+        self._retry_at = 0.0
+        self._image: Any = None
+        if open_display is None:
+            health.set("display", "off")
+
+    def show(self, image: Any) -> bool:
+        """Draw a 128x64 1-bit PIL image; False while there is no working display."""
+        self._image = image
+        return self._use(lambda display: display.show(image))
+
+    def wake(self) -> None:
+        self._use(lambda display: display.wake())
+
+    def tick(self) -> None:
+        """Retries a lost display with the last image, and lets an idle one dim."""
+        if self.display is None and self._image is not None:
+            self.show(self._image)
+        else:
+            self._use(lambda display: display.tick())
+
+    def _use(self, action: Callable[[Any], None]) -> bool:
+        if self._open_display is None:
+            return False
+        now = time.monotonic()
+        if self.display is None:
+            if now < self._retry_at:
+                return False
+            try:
+                self.display = self._open_display()
+            except Exception as exc:
+                return self._failed(str(exc), now)
+            log.info("Display open")
+        try:
+            action(self.display)
+        except Exception as exc:
+            self.display = None
+            return self._failed(str(exc), now)
+        self.health.set("display", "ok")
+        return True
+
+    def _failed(self, message: str, now: float) -> bool:
+        if self.health.display != message:
+            log.warning(
+                "Display: %s Running on without it; retrying every %g s.", message, DISPLAY_RETRY_S
+            )
+        self.health.set("display", message)
+        self._retry_at = now + DISPLAY_RETRY_S
+        return False
+
+    def close(self) -> None:
+        """Blank the panel, so a stopped companion shows nothing stale."""
+        display, self.display = self.display, None
+        if display is None:
+            return
+        try:
+            display.close()
+        except Exception:
+            log.exception("Blanking the display failed")
+
+
+class Face:
+    """The table-side face of the companion: the OLED's picture and what the buttons do.
+
+    Shown, most urgent first: a dice reading waiting for OK, a hardware fault, the prompt the
+    table waits for (with the host PIN while no game runs). Buttons: OK confirms the pending
+    reading, BACK drops it, holding BACK undoes the last command.
+    """
+
+    def __init__(self, service: Service):
+        self.service = service
+        self.version = 0  # bumps when something only the face knows changes
+        self.message = ""
+        service.rolls.subscribe(self._changed)
+
+    def _changed(self) -> None:
+        self.version += 1
+
+    def handle(self, event: Any) -> None:
+        rolls = self.service.rolls
+        if event.button == "OK" and event.kind == "press" and rolls.pending is not None:
+            self._say(rolls.confirm())
+        elif event.button == "BACK" and event.kind == "press" and rolls.pending is not None:
+            rolls.discard()
+        elif event.button == "BACK" and event.kind == "long":
+            self._say(self.service.table.undo(), done="Undone")
+
+    def _say(self, outcome: Any, done: str = "") -> None:
+        self.message = done if outcome.ok else outcome.reason
+        self._changed()
+
+    def render(self) -> Any:
+        from companion.screens.common import dice_reading, notice
+
+        service = self.service
+        pending = service.rolls.pending
+        if pending is not None:
+            return dice_reading(list(pending.values), f"Dice? ({pending.expected})").image
+        problems = [
+            f"{part}: {text}"
+            for part, text in service.health.as_json().items()
+            if text not in ("ok", "off", "starting") and part != "display"
+        ]
+        lines = [self.message] if self.message else []
+        if not service.table.has_game:
+            return notice(
+                "Chac Companion", *problems, *lines, big=f"PIN {service.access.pin}"
+            ).image
+        prompts = service.table.prompts()
+        text = prompts[0].text if prompts else ""
+        return notice("Chac", *problems, *lines, text).image
+
+
+class Service:
+    """The companion, assembled from its settings. `run()` blocks until SIGTERM/SIGINT or
+    `stop()`; everything is released on the way out, in an order that loses nothing."""
+
+    def __init__(self, config: Config, *, simulate: bool = False):
+        from companion.rolls import RollWatcher, tray_watcher
+
+        self.config = config
+        self.real = uses_real_hardware(config, simulate)
+        self.health = Health()
+        self.notifier = Notifier()
+        self._stop = threading.Event()
+        self.data_dir = config.resolved_data_dir()
+        self.table = open_table(self.data_dir)
+        self._display: Any = None
+        self.screen = Screen(self._display_opener(), self.health)
+        self.camera = self._make_camera()
+        watch = tray_watcher(config.dice.profile or None) if self.camera is not None else None
+        self.rolls = RollWatcher(self.table, watch, auto_submit=config.dice.auto_submit)
+        self.buttons = self._make_buttons()
+        self.face = Face(self)
+        self.simulator = None
+        if not self.real:
+            from companion.simulator import Simulator
+
+            self.simulator = Simulator(
+                self.buttons, self.camera, self._display, config.buttons.hold_time
+            )
+        self.web = self._make_web()
+        self.camera_worker = None
+        if self.camera is not None:
+            cam = config.camera
+            self.camera_worker = CameraWorker(
+                self.camera, self.rolls.on_frame, self.health, cam.fps, cam.retry_after
+            )
+        else:
+            self.health.set("camera", "off")
+        self._web_thread = threading.Thread(target=self.web.serve, name="web", daemon=True)
+        self._mdns: Any = None
+
+    # --- assembly ------------------------------------------------------------------------
+
+    def _display_opener(self) -> Callable[[], Any] | None:
+        cfg = self.config.display
+        if cfg.driver == "none":
+            return None
+        if not self.real:
+            from hardware.display import FrameSink
+
+            self._display = FrameSink(dim_after=cfg.dim_after)
+            return lambda: self._display
+        from hardware.display import open_oled
+
+        return lambda: open_oled(
+            cfg.driver, cfg.port, cfg.address, cfg.rotation, cfg.contrast, cfg.dim_after
+        )
+
+    def _make_camera(self) -> Any:
+        cam = self.config.camera
+        kind = cam.kind
+        if kind == "auto":
+            kind = "pi" if self.real else "sim"
+        if kind == "none":
+            return None
+        if kind == "sim":
+            from companion.simulator import SimTrayCamera
+
+            return SimTrayCamera(fps=cam.fps, seed=time.time_ns() % 2**32)
+        from hardware.camera import CameraSettings, FolderCamera, PiCamera, UsbCamera
+
+        width, height = cam.resolution
+        settings = CameraSettings(width=width, height=height)
+        if kind == "pi":
+            return PiCamera(settings)
+        if kind == "usb":
+            return UsbCamera(cam.device or cam.index, settings)
+        return FolderCamera(cam.folder, fps=cam.fps, loop=True)
+
+    def _make_buttons(self) -> Any:
+        cfg = self.config.buttons
+        if not cfg.enabled:
+            self.health.set("buttons", "off")
+            return None
+        from hardware.buttons import ButtonPanel, ButtonPanelError
+
+        pins = {name.upper(): getattr(cfg, name) for name in BUTTON_NAMES}
+        factory = None
+        if not self.real:
+            from gpiozero.pins.mock import MockFactory
+
+            factory = MockFactory()
+        try:
+            panel = ButtonPanel(pins, long_press_s=cfg.hold_time, pin_factory=factory)
+        except ButtonPanelError as exc:
+            log.warning("%s Running on without the buttons.", exc)
+            self.health.set("buttons", str(exc))
+            return None
+        self.health.set("buttons", "ok")
+        return panel
+
+    def _make_web(self) -> Any:
+        from web import sim
+        from web.app import create_app
+        from web.server import WebServer
+
+        app = create_app(
+            self.table,
+            self.data_dir,
+            camera_frame=self.rolls.camera_jpeg,
+            public_port=self.config.web.port,
+        )
+        sim.install(app, self)
+        self.access = app.extensions["chac"].access
+        web = self.config.web
+        return WebServer(app, web.host, web.port, web.threads)
+
+    # --- running -------------------------------------------------------------------------
+
+    def stop(self, *_: object) -> None:
+        """Ask the main loop to finish (safe from a signal handler)."""
+        self._stop.set()
+
+    def run(self) -> int:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, self.stop)
+        try:
+            self._web_thread.start()
+            if self.camera_worker is not None:
+                self.camera_worker.start()
+            self._start_mdns()
+            self._announce()
+            return self._loop()
+        finally:
+            self.close()
+
+    def _announce(self) -> None:
+        from web.access import base_url
+
+        url = base_url(self.web.port)
+        kind = "Raspberry Pi hardware" if self.real else "simulated table"
+        log.info("Serving on port %d (%s)", self.web.port, kind)
+        print(f"Table page: {url}/", flush=True)
+        print(f"Host page:  {url}/host   PIN {self.access.pin}", flush=True)
+        if self.simulator is not None:
+            print(f"Simulated table: http://127.0.0.1:{self.web.port}/sim", flush=True)
+        self.notifier.ready(f"Serving on port {self.web.port}")
+
+    def _loop(self) -> int:
+        ping_every = watchdog_interval()
+        next_ping = 0.0
+        shown: tuple[int, int] | None = None
+        while not self._stop.is_set():
+            if self.buttons is not None:
+                event = self.buttons.next_event(timeout=LOOP_TICK_S)
+                if event is not None:
+                    self.screen.wake()
+                    self.face.handle(event)
+            else:
+                self._stop.wait(LOOP_TICK_S)
+            if not self._web_thread.is_alive():
+                log.error("The web server stopped; exiting so that systemd restarts the service.")
+                return 1
+            if self.health.changed.is_set() or shown != (self.table.version, self.face.version):
+                self.health.changed.clear()
+                shown = (self.table.version, self.face.version)
+                self.screen.show(self.face.render())
+            else:
+                self.screen.tick()
+            now = time.monotonic()
+            if ping_every and now >= next_ping and self._healthy(2 * ping_every):
+                self.notifier.watchdog()
+                next_ping = now + ping_every
+        return 0
+
+    def _healthy(self, within: float) -> bool:
+        worker = self.camera_worker
+        return worker is None or worker.alive(within)
+
+    def close(self) -> None:
+        log.info("Stopping")
+        self.notifier.stopping()
+        self.web.stop(wait=True)  # ends the event streams first
+        if self.camera_worker is not None:
+            self.camera_worker.stop()
+        if self.simulator is not None:
+            self.simulator.close()
+        if self.buttons is not None:
+            self.buttons.close()
+        self.screen.close()
+        if self._mdns is not None:
+            self._mdns.close()
+        self.table.close()
+        self.notifier.close()
+        log.info("Stopped")
+        for handler in logging.getLogger().handlers:
+            handler.flush()
+
+    def _start_mdns(self) -> None:
+        if not self.config.mdns.enabled:
+            return
+        try:
+            self._mdns = announce_mdns(self.config.mdns.name, self.web.port)
+        except Exception as exc:  # no network yet, or another host took the name
+            log.warning("mDNS announcement failed (%s); use the IP address instead.", exc)
+
+
+def announce_mdns(name: str, port: int) -> Any:
+    """Answer for http://<name>.local:<port> and list the pages as an HTTP service.
+    Returns the Zeroconf instance; `close()` withdraws the announcement."""
+    import socket
+
+    from zeroconf import ServiceInfo, Zeroconf
+
+    from web.access import lan_ip
+
+    address = lan_ip()
+    if address is None:
+        raise OSError("no network address")
+    info = ServiceInfo(
+        "_http._tcp.local.",
+        f"Chac Companion ({name})._http._tcp.local.",
+        addresses=[socket.inet_aton(address)],
+        port=port,
+        properties={"path": "/"},
+        server=f"{name}.local.",
+    )
+    zc = Zeroconf()
+    zc.register_service(info)
+    log.info("Announced http://%s.local:%d over mDNS", name, port)
+    return zc
+
+
+def main(
+    config_path: str | None = None,
+    *,
+    simulate: bool = False,
+    port: int | None = None,
+    host: str | None = None,
+    data_dir: str | None = None,
+) -> int:
+    """`companion run`: settings from `config_path`, then the command line's overrides."""
+    import sys
+
+    from companion.config import ConfigError, load
+    from companion.store import StoreError
+
+    overrides: dict[str, Any] = {}
+    if simulate:
+        overrides["hardware"] = "sim"
+    if port is not None:
+        overrides["web.port"] = port
+    if host is not None:
+        overrides["web.host"] = host
+    if data_dir is not None:
+        overrides["data_dir"] = data_dir
+    try:
+        config = load(config_path, overrides)
+    except ConfigError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=config.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        service = Service(config, simulate=simulate)
+    except StoreError as exc:
+        log.error("Cannot open the event log: %s", exc)
+        return 1
+    except OSError as exc:  # e.g. the port is taken
+        log.error("Cannot start: %s", exc)
+        return 1
+    return service.run()
