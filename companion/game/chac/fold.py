@@ -153,7 +153,12 @@ def free_options(state: ChacState, adv: Adventurer) -> bool:
     if adv.ability_used:
         return False
     if adv.ability == "sprint":
-        return adv.space not in state.board.kind or state.board.kind[adv.space] != "river"
+        here = adv.space or ""
+        if state.board.kind.get(here) in (None, "river"):
+            return False
+        return here == state.board.exit_from or any(
+            state.can_enter(to) for to in state.board.moves[here]
+        )
     if adv.ability == "lock_picking":
         return state.alcove is not None and state.alcove.get("missing") == 1
     return False
@@ -611,6 +616,7 @@ def _replace(state: ChacState, e: Event) -> None:
     adv.status = "alive"
     adv.space = state.board.sun[e["sun"]]
     state.say(f"{seat.name} brings in {adv.name} on sun space {e['sun']}.")
+    _reveal_lava(state)
     if not replacement_seats(state):
         _finish_round(state)
 

@@ -704,7 +704,7 @@ def _legal_actions(state: ChacState, seat: int, adv: Adventurer, out: list[Comma
     kind = board.kind.get(here)
     if can_act or ability == "sprint":
         for to in board.moves.get(here, ()):
-            if _move_ok(state, adv, to):
+            if state.can_enter(to):
                 if can_act:
                     out.append(Command("move", seat, {"to": to}))
                 if ability == "sprint" and kind != "river":
@@ -722,7 +722,7 @@ def _legal_actions(state: ChacState, seat: int, adv: Adventurer, out: list[Comma
         return
     if ability == "leap" and kind != "river":
         for to in board.diagonals.get(here, ()):
-            if _move_ok(state, adv, to):
+            if state.can_enter(to):
                 out.append(Command("leap", seat, {"to": to}))
     if kind == "zone":
         if state.decks[f"Z{board.zone_number[here]}"]:
@@ -740,12 +740,3 @@ def _legal_actions(state: ChacState, seat: int, adv: Adventurer, out: list[Comma
         if attempt is not None and attempt["seat"] == seat and attempt["dice"]:
             out.append(Command("reroll", seat))
         out.append(Command("alcove", seat))
-
-
-def _move_ok(state: ChacState, adv: Adventurer, to: str) -> bool:
-    kind = state.board.kind[to]
-    if kind == "zone" and state.walls_closed():
-        return False
-    if to in state.fallen:
-        return False
-    return not (kind == "bridge" and state.planks == 0)

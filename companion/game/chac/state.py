@@ -117,6 +117,15 @@ class ChacState:
     def walls_closed(self) -> bool:
         return self.walls[0] >= 3 and self.walls[1] >= 3
 
+    def can_enter(self, space: str) -> bool:
+        """Whether a space may be moved onto now (ignoring adjacency)."""
+        kind = self.board.kind[space]
+        if kind == "zone" and self.walls_closed():
+            return False  # CHAC-WALL-3
+        if space in self.fallen:
+            return False  # CHAC-LAVA-1
+        return not (kind == "bridge" and self.planks == 0)  # CHAC-BRIDGE-1
+
     def waiting_replacement(self, seat: Seat) -> bool:
         return (
             len(seat.advs) == 2
