@@ -1,0 +1,536 @@
+"""The button panel and the OLED together: a round can be played without any phone.
+
+Button events and the table's views/prompts go in; screens and commands come out. All
+commands go through the Table (and dice readings through the roll watcher), like a phone's.
+
+Buttons (hardware.buttons):
+    MENU or OK   open the menu of what the seat whose turn it is may do (or the table's step)
+    UP / DOWN    move in a menu; on a dice reading: correct it; on the home screen with more
+                 than one prompt waiting (setup): show the next one
+    OK           choose / confirm the dice reading / go ahead (walls)
+    BACK         close the menu, discard a dice reading, dismiss a notice
+    hold BACK    undo the last command
+    hold MENU    private peek at the glyph just deciphered (the others look away)
+
+`handle(event)` and `tick()` return True when the screen may have changed, and `version` then
+grows; `screen()` gives the current Screen and `render()` its image, for the display.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from companion.game.protocol import Command, Prompt
+from companion.screens import Screen, common
+from companion.screens import chac as chac_screens
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+    from companion.table import Outcome, Table
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+GlyphSource = Callable[[int], "Image.Image | None"]
+
+NOTICE_S = 4.0
+PEEK_S = 5.0
+NUMBER_RANGE = {"slab": (1, 14)}  # commands answered by typing one number on the panel
+# Commands the menu can submit as they come from `legal` (all their arguments known).
+MENU_LABELS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "move": lambda a: "Leave the temple" if a["to"] == "exit" else f"Move to {a['to']}",
+    "sprint": lambda a: "Sprint out" if a["to"] == "exit" else f"Sprint to {a['to']}",
+    "leap": lambda a: f"Leap to {a['to']}",
+    "search": lambda a: "Search",
+    "decipher": lambda a: "Decipher",
+    "take": lambda a: "Take treasure",
+    "sabotage": lambda a: "Sabotage",
+    "alcove": lambda a: "Try the alcove",
+    "lock_pick": lambda a: "Pick the lock",
+    "river_exit": lambda a: "Exit the river",
+    "swim": lambda a: "Swim",
+    "river_give_up": lambda a: "Be swept away",
+    "linguistics": lambda a: f"Peek slab {a['space']}",
+    "stamina": lambda a: "Use Stamina",
+    "ready": lambda a: "Ready",
+    "replace": lambda a: f"Enter on sun {a['sun']}",
+    "decline_replacement": lambda a: "Stay out",
+    "choose_adventurer": lambda a: str(a["adventurer"]),
+    "walls": lambda a: "Reveal wall cards",
+    "pass": lambda a: "End turn",
+}
+
+
+@dataclass
+class _Menu:
+    seat: int | None
+    items: list[tuple[str, Command | str]]  # label, command or a panel action ("peek")
+    selected: int = 0
+
+
+@dataclass
+class _Editor:
+    """Typing values with UP/DOWN: the dice of a roll, or one number (a slab)."""
+
+    kind: str  # "dice" or a command type from NUMBER_RANGE
+    values: list[int | None]
+    low: int = 1
+    high: int = 6
+    cursor: int = 0
+    seat: int | None = None
+
+
+def glyphs_in(data_dir: str | Path) -> GlyphSource:
+    """Glyph pictures from the calibration catalog (DATA_DIR/glyphs/<n>.png), or None."""
+
+    def load(number: int) -> Image.Image | None:
+        from PIL import Image
+
+        from calibration.catalog import glyph_path
+
+        path = glyph_path(data_dir, number)
+        return Image.open(path).convert("L") if path.is_file() else None
+
+    return load
+
+
+class Panel:
+    """The table's own face: menus on the OLED driven by the five buttons.
+
+    panel = Panel(table, rolls=watcher, glyphs=glyphs_in(data_dir), join_url=url)
+    if panel.handle(event):
+        display.show(panel.render())
+    """
+
+    def __init__(
+        self,
+        table: Table,
+        *,
+        rolls: Any = None,
+        glyphs: GlyphSource | None = None,
+        join_url: str = "",
+        pin: str = "",
+        problems: Callable[[], list[str]] | None = None,
+        clock: Clock = time.monotonic,
+        notice_s: float = NOTICE_S,
+        peek_s: float = PEEK_S,
+    ):
+        self.table = table
+        self.rolls = rolls
+        self.glyphs = glyphs
+        self.join_url = join_url
+        self.pin = pin
+        self.problems = problems or (lambda: [])
+        self._clock = clock
+        self.notice_s = notice_s
+        self.peek_s = peek_s
+        self._lock = threading.RLock()
+        self._menu: _Menu | None = None
+        self._editor: _Editor | None = None
+        self._notices: deque[Screen] = deque()
+        self._notice_until = 0.0
+        self._peek_seat: int | None = None  # warned: that seat may peek now
+        self._peek_until: float | None = None  # peeking until then
+        self._prompt_index = 0
+        self._seen_version = -1
+        self._view: dict | None = None
+        self.version = 0  # grows whenever the screen may have changed
+        self._drawn_version = -1
+        if rolls is not None and hasattr(rolls, "subscribe"):
+            rolls.subscribe(self._changed)
+
+    def _changed(self) -> None:
+        self.version += 1
+
+    # --- input -------------------------------------------------------------------------
+
+    def handle(self, event: Any) -> bool:
+        """One ButtonEvent; returns True (the screen may have changed)."""
+        with self._lock:
+            self._sync()
+            self._changed()
+            button, kind = event.button, event.kind
+            if kind == "long" and button == "BACK":
+                self._close_all()
+                self._outcome(self.table.undo(), done="Undone")
+                return True
+            if self._peek_until is not None:
+                if (kind == "release" and button == "MENU") or kind == "press":
+                    self._end_peek()
+                return True
+            if kind == "long" and button == "MENU":
+                self._start_peek()
+                return True
+            if kind != "press":
+                return kind == "release"
+            if self._notices:
+                self._next_notice()
+                return True
+            if self._peek_seat is not None:
+                if button == "BACK":
+                    self._peek_seat = None
+                return True
+            if self._editor is not None:
+                self._edit(button)
+            elif self._menu is not None:
+                self._navigate(button)
+            else:
+                self._home(button)
+            return True
+
+    def tick(self) -> bool:
+        """Time passing: notices and the peek run out; table changes become notices."""
+        with self._lock:
+            self._sync()
+            now = self._clock()
+            if self._peek_until is not None and now >= self._peek_until:
+                self._end_peek()
+            if self._notices and now >= self._notice_until:
+                self._next_notice()
+            if self._peek_until is not None:
+                self._changed()  # the countdown
+            changed = self.version != self._drawn_version
+            self._drawn_version = self.version
+            return changed
+
+    # --- output ------------------------------------------------------------------------
+
+    def screen(self) -> Screen:
+        with self._lock:
+            self._sync()
+            return self._screen()
+
+    def render(self) -> Image.Image:
+        return self.screen().image
+
+    def _screen(self) -> Screen:
+        if not self.table.has_game:
+            caption = f"PIN {self.pin}" if self.pin else "Scan to start"
+            if self.join_url:
+                return common.join_code(self.join_url, caption)
+            return common.notice("Chac Companion", "Start a game on", "the host page.", big=caption)
+        view = self._view or {}
+        if self._peek_until is not None:
+            return self._peek_screen(view)
+        if self._notices:
+            return self._notices[0]
+        if self._peek_seat is not None:
+            return common.peek_warning(chac_screens.seat_name(view, self._peek_seat))
+        if self._editor is not None:
+            return self._editor_screen(view)
+        if self._menu is not None:
+            menu = self._menu
+            labels = [label for label, _ in menu.items]
+            title = chac_screens.seat_name(view, menu.seat)
+            actions = self._actions_left(view, menu.seat)
+            right = f"{actions} left" if actions is not None else ""
+            return common.menu(title, labels, menu.selected, right)
+        prompts = self.table.prompts()
+        pending = self._pending()
+        if pending is not None and any(p.kind == "roll" for p in prompts):
+            return common.dice_reading(pending.values, _short(pending.note) or "Dice read")
+        problems = self.problems()
+        if problems:
+            return common.notice("Check the hardware", *problems, *(p.text for p in prompts[:1]))
+        if not prompts:
+            return chac_screens.status(view, prompts)
+        prompt = prompts[self._prompt_index % len(prompts)]
+        if prompt.kind == "over":
+            return chac_screens.game_over(view)
+        if prompt.kind == "roll":
+            return chac_screens.roll_wait(view, prompt)
+        return chac_screens.status(view, prompts[self._prompt_index % len(prompts) :])
+
+    def _editor_screen(self, view: dict) -> Screen:
+        editor = self._editor
+        assert editor is not None
+        if editor.kind == "dice":
+            return common.dice_reading(
+                editor.values, "Enter dice", "\u25b2\u25bc value  OK next", editor.cursor
+            )
+        value = editor.values[0]
+        return common.notice(
+            f"{chac_screens.seat_name(view, editor.seat)}: slab number",
+            "\u25b2\u25bc change  OK enter",
+            big="?" if value is None else str(value),
+        )
+
+    def _peek_screen(self, view: dict) -> Screen:
+        assert self._peek_seat is not None
+        left = (self._peek_until or 0) - self._clock()
+        decipher = (self.table.seat_view(self._peek_seat).get("you") or {}).get("decipher")
+        if not decipher:
+            return common.notice("Private peek", "Nothing to peek at.")
+        picture = self.glyphs(decipher["number"]) if self.glyphs else None
+        if picture is None:
+            # CHAC-GLYPH-2: no glyph pictures yet; the trap clue tile is peeked at by hand.
+            return common.peek(None, left, f"Turn tile {decipher['number']}")
+        return common.peek(picture, left, f"Zone {decipher['zone']} glyph")
+
+    # --- the home screen ---------------------------------------------------------------
+
+    def _home(self, button: str) -> None:
+        prompts = self.table.prompts() if self.table.has_game else []
+        if not prompts:
+            return
+        prompt = prompts[self._prompt_index % len(prompts)]
+        if button in ("UP", "DOWN") and len(prompts) > 1 and prompt.kind != "roll":
+            self._prompt_index += 1 if button == "DOWN" else -1
+            return
+        if prompt.kind == "roll":
+            self._home_roll(button, prompt)
+        elif prompt.kind == "confirm" and button == "OK":
+            steps = self._menu_items(None)
+            if len(steps) == 1:
+                self._submit(steps[0][1])  # type: ignore[arg-type]
+            else:
+                self._open_menu(None)
+        elif prompt.kind == "enter" and button in ("OK", "MENU"):
+            self._open_number_editor(prompt)
+        elif button in ("OK", "MENU"):
+            self._open_menu(prompt.seat)
+
+    def _home_roll(self, button: str, prompt: Prompt) -> None:
+        pending = self._pending()
+        if pending is not None:
+            if button == "OK":
+                self._outcome(self.rolls.confirm(), done="")
+            elif button == "BACK":
+                self.rolls.discard()
+            elif button in ("UP", "DOWN"):
+                values: list[int | None] = list(pending.values)[: prompt.dice]
+                values += [None] * (prompt.dice - len(values))
+                self._editor = _Editor("dice", values)
+                self._edit(button)
+        elif button in ("MENU", "OK", "UP", "DOWN"):
+            self._editor = _Editor("dice", [None] * prompt.dice)
+
+    # --- menus -------------------------------------------------------------------------
+
+    def _menu_items(self, seat: int | None) -> list[tuple[str, Command | str]]:
+        items: list[tuple[str, Command | str]] = []
+        last: list[tuple[str, Command | str]] = []
+        view = self._view or {}
+        for command in self.table.legal(seat):
+            if seat is None and command.type == "first_dicekeeper":
+                name = view["seats"][command.args["keeper"]]["name"]
+                items.append((f"{name} keeps dice", command))
+                continue
+            label = MENU_LABELS.get(command.type)
+            if label is None:
+                continue  # needs typing (cards, corrections): the host or seat page does it
+            (last if command.type == "pass" else items).append((label(command.args), command))
+        if seat is not None and (self.table.seat_view(seat).get("you") or {}).get("decipher"):
+            items.append(("Peek at glyph", "peek"))
+        return items + last
+
+    def _open_menu(self, seat: int | None) -> None:
+        items = self._menu_items(seat)
+        if not items:
+            self._notify(common.notice("Nothing to do", "Use the host page", "for this step."))
+            return
+        self._menu = _Menu(seat, items)
+
+    def _navigate(self, button: str) -> None:
+        menu = self._menu
+        assert menu is not None
+        if button == "BACK":
+            self._menu = None
+        elif button in ("UP", "DOWN"):
+            step = 1 if button == "DOWN" else -1
+            menu.selected = (menu.selected + step) % len(menu.items)
+        elif button == "OK":
+            action = menu.items[menu.selected][1]
+            if action == "peek":
+                self._menu = None
+                self._peek_seat = menu.seat
+                return
+            assert isinstance(action, Command)
+            if self._submit(action) and action.type == "decipher":
+                self._menu = None
+                self._peek_seat = action.seat
+
+    def _refresh_menu(self) -> None:
+        """After the table changed: the same seat's menu, rebuilt; closed if now empty."""
+        menu = self._menu
+        if menu is None:
+            return
+        chosen = menu.items[menu.selected][0] if menu.items else ""
+        prompts = self.table.prompts()
+        still_theirs = any(p.seat == menu.seat for p in prompts if p.kind in ("act", "choose"))
+        items = self._menu_items(menu.seat) if still_theirs else []
+        if not items or (menu.seat is None and not any(p.kind == "confirm" for p in prompts)):
+            self._menu = None
+            return
+        labels = [label for label, _ in items]
+        menu.items = items
+        menu.selected = labels.index(chosen) if chosen in labels else 0
+
+    # --- typing values -----------------------------------------------------------------
+
+    def _open_number_editor(self, prompt: Prompt) -> None:
+        for command in self.table.legal(prompt.seat):
+            if command.type in NUMBER_RANGE:
+                low, high = NUMBER_RANGE[command.type]
+                self._editor = _Editor(command.type, [None], low, high, seat=prompt.seat)
+                return
+        self._notify(common.notice("Use a phone", _short(prompt.text), "(host or seat page)"))
+
+    def _edit(self, button: str) -> None:
+        editor = self._editor
+        assert editor is not None
+        value = editor.values[editor.cursor]
+        if button in ("UP", "DOWN"):
+            span = editor.high - editor.low + 1
+            if value is None:
+                value = editor.low if button == "UP" else editor.high
+            else:
+                value = editor.low + (value - editor.low + (1 if button == "UP" else -1)) % span
+            editor.values[editor.cursor] = value
+        elif button == "BACK":
+            if editor.cursor == 0:
+                self._editor = None
+            else:
+                editor.cursor -= 1
+        elif button in ("OK", "MENU") and value is not None:
+            if editor.cursor < len(editor.values) - 1:
+                editor.cursor += 1
+            else:
+                self._finish_editor(editor)
+
+    def _finish_editor(self, editor: _Editor) -> None:
+        values = [int(v) for v in editor.values if v is not None]
+        if editor.kind == "dice":
+            if self.rolls is not None:
+                outcome = self.rolls.confirm(values)
+            else:
+                outcome = self.table.submit(Command("dice", None, {"values": values}))
+            if self._outcome(outcome, done=""):
+                self._editor = None
+            return
+        key = {"slab": "number"}[editor.kind]
+        if self._submit(Command(editor.kind, editor.seat, {key: values[0]})):
+            self._editor = None
+
+    # --- the private peek --------------------------------------------------------------
+
+    def _start_peek(self) -> None:
+        seat = self._peek_seat
+        if seat is None and self._menu is not None:
+            seat = self._menu.seat
+        if seat is None:
+            return
+        if not (self.table.seat_view(seat).get("you") or {}).get("decipher"):
+            return
+        self._peek_seat = seat
+        self._peek_until = self._clock() + self.peek_s
+
+    def _end_peek(self) -> None:
+        self._changed()
+        self._peek_until = None
+        self._peek_seat = None
+
+    # --- table changes -----------------------------------------------------------------
+
+    def _sync(self) -> None:
+        version = self.table.version
+        if version == self._seen_version:
+            return
+        self._seen_version = version
+        self._changed()
+        if not self.table.has_game:
+            self._view = None
+            self._close_all()
+            return
+        old, new = self._view, self.table.public_view()
+        self._view = new
+        if old is not None and new.get("log_count", 0) > old.get("log_count", 0):
+            for screen in _notices_between(old, new):
+                self._notify(screen)
+        self._refresh_menu()
+        prompts = self.table.prompts()
+        editing_dice = self._editor is not None and self._editor.kind == "dice"
+        if editing_dice and not any(p.kind == "roll" for p in prompts):
+            self._editor = None  # the roll was entered elsewhere
+        if self._prompt_index >= len(prompts):
+            self._prompt_index = 0
+
+    def _notify(self, screen: Screen) -> None:
+        if not self._notices:
+            self._notice_until = self._clock() + self.notice_s
+        self._notices.append(screen)
+
+    def _next_notice(self) -> None:
+        self._changed()
+        self._notices.popleft()
+        self._notice_until = self._clock() + self.notice_s
+
+    def _close_all(self) -> None:
+        self._menu = None
+        self._editor = None
+        self._end_peek()
+
+    # --- commands ----------------------------------------------------------------------
+
+    def _submit(self, command: Command) -> bool:
+        return self._outcome(self.table.submit(command), done="")
+
+    def _outcome(self, outcome: Outcome, done: str) -> bool:
+        if outcome.ok:
+            self._sync()
+            if done:
+                self._notify(common.notice(done))
+            return True
+        self._notify(common.notice("Not possible", outcome.reason))
+        return False
+
+    def _pending(self) -> Any:
+        return self.rolls.pending if self.rolls is not None else None
+
+    @staticmethod
+    def _actions_left(view: dict, seat: int | None) -> int | None:
+        if seat is None or view.get("phase") != "actions":
+            return None
+        adv = view["seats"][seat].get("adventurer") or {}
+        return adv.get("actions")
+
+
+def _short(text: str) -> str:
+    return text.split(". ")[0].rstrip(".")
+
+
+def _notices_between(old: dict, new: dict) -> list[Screen]:
+    """What happened between two public views that the table should see for a moment."""
+    out = []
+    if new["walls"]["cards_left"] < old["walls"]["cards_left"]:
+        out.append(chac_screens.walls(new))
+    old_roll = old.get("roll") or {}
+    last = new.get("last_dice") or {}
+    if old_roll.get("purpose") == "boulder" and last.get("purpose") == "boulder":
+        moved = new["boulder"]["index"] - old["boulder"]["index"]
+        out.append(chac_screens.boulder(new, moved, last.get("values") or ()))
+    before = _fates(old)
+    after = _fates(new)
+    eliminated = [n for n, s in after.items() if s == "eliminated" and before.get(n) != s]
+    escaped = [n for n, s in after.items() if s == "escaped" and before.get(n) != s]
+    if eliminated or escaped:
+        out.append(chac_screens.fates(eliminated, escaped))
+    return out
+
+
+def _fates(view: dict) -> dict[str, str]:
+    out = {}
+    for seat in view.get("seats") or []:
+        for key in ("previous", "adventurer"):
+            adv = seat.get(key)
+            if adv:
+                out[adv["first_name"]] = adv["status"]
+    return out
