@@ -36,18 +36,19 @@ def login():
 def view():
     require_host()
     payload = host_payload(state().table)
-    payload["joins"] = join_links()
+    payload["joins"] = join_links(state(), public_base())
     return jsonify(payload)
 
 
 @bp.get("/stream")
 def stream():
     require_host()
-    table = state().table
+    web = state()
+    base = public_base()  # the stream outlives the request: read what it needs now
 
     def render():
-        payload = host_payload(table)
-        payload["joins"] = join_links()
+        payload = host_payload(web.table)
+        payload["joins"] = join_links(web, base)
         return payload
 
     return event_stream(state().broadcaster.stream(render))
@@ -113,7 +114,7 @@ def qr(seat: int):
     import segno
 
     out = io.BytesIO()
-    segno.make(join_links()[seat]["url"], error="m").save(
+    segno.make(join_links(state(), public_base())[seat]["url"], error="m").save(
         out, kind="svg", scale=6, border=2, dark="#000", light="#fff"
     )
     return Response(out.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
@@ -141,10 +142,13 @@ CAMERA_PLACEHOLDER = (
 )
 
 
-def join_links() -> list[dict]:
-    web = state()
-    port = web.public_port or request.host.rpartition(":")[2] or "80"
-    base = base_url(int(port) if str(port).isdigit() else 80)
+def public_base() -> str:
+    """The root URL phones use: the LAN IP and the port this page was reached on."""
+    port = state().public_port or request.host.rpartition(":")[2]
+    return base_url(int(port) if str(port).isdigit() else 80)
+
+
+def join_links(web, base: str) -> list[dict]:
     return [
         {"seat": seat, "name": name, "url": base + web.access.join_path(seat)}
         for seat, name in enumerate(web.table.seats)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import base64
+
 from flask import Blueprint, jsonify
 
 from companion.game.protocol import Command, RuleError
+from web.glyphs import SHOW_SECONDS, media_type
 from web.guard import json_body, refuse, require_seat, state
 from web.routes_table import event_stream
 from web.views import seat_payload
@@ -46,3 +49,33 @@ def outcome_response(outcome):
     if outcome.ok:
         return jsonify(ok=True, version=outcome.version)
     return refuse(409, outcome.reason, rule=outcome.rule, version=outcome.version)
+
+
+@bp.post("/glyph")
+def glyph():
+    """The glyph picture of this seat's last decipher, handed out once (CHAC-GLYPH-2)."""
+    seat = require_seat()
+    web = state()
+    view = web.table.seat_view(seat)
+    decipher = (view.get("you") or {}).get("decipher")
+    if not decipher:
+        return refuse(404, "You have not deciphered a glyph.")
+    key = f"{view.get('commitment', '')}:{seat}:{decipher['id']}"
+    if not web.handouts.claim(key):
+        return refuse(410, "That glyph has already been shown; decipher again to see it again.")
+    picture = web.glyphs.picture(decipher["number"])
+    if picture is None:
+        message = (
+            f"No picture of this glyph is stored: peek at the clue tile of zone "
+            f"{decipher['zone']} (number {decipher['number']}) by the walls room (CHAC-GLYPH-2)."
+        )
+        response = jsonify(picture=None, message=message, zone=decipher["zone"])
+    else:
+        data = base64.b64encode(picture).decode("ascii")
+        response = jsonify(
+            picture=f"data:{media_type(picture)};base64,{data}",
+            seconds=SHOW_SECONDS,
+            zone=decipher["zone"],
+        )
+    response.headers["Cache-Control"] = "no-store"
+    return response

@@ -15,6 +15,16 @@ def view():
     return jsonify(table_payload(state().table))
 
 
+@bp.get("/board")
+def board():
+    """The map's layout, derived from the board data file (public: no game state in it)."""
+    from web.board_layout import default_layout
+
+    response = jsonify(default_layout())
+    response.headers["Cache-Control"] = "max-age=3600"
+    return response
+
+
 @bp.get("/stream")
 def stream():
     table = state().table

@@ -1,0 +1,183 @@
+"use strict";
+// The temple map as SVG, drawn from the board data file's layout (/api/board) and a view.
+// Every adventurer is a coloured disc with initials (never colour alone); tappable targets
+// (spaces the seat may move to) get a yellow ring and call back with the space name.
+const Board = (() => {
+  const NS = "http://www.w3.org/2000/svg";
+  const SEAT_COLOURS = ["#e63946", "#2a9df4", "#2bb673", "#f4a300", "#b565f0", "#f06eaa"];
+  const UNIT = 1;
+  let layoutPromise = null;
+
+  function layout() {
+    if (!layoutPromise) layoutPromise = fetch("/api/table/board").then((r) => r.json());
+    return layoutPromise;
+  }
+
+  function s(tag, attrs, text) {
+    const node = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function seatColour(seat) { return SEAT_COLOURS[seat % SEAT_COLOURS.length]; }
+
+  // opts: {targets: {space: label}, onTap(space), highlightSeat}
+  async function draw(svg, view, opts) {
+    const L = await layout();
+    opts = opts || {};
+    const [x0, y0, x1, y1] = L.bounds;
+    svg.setAttribute("viewBox", `${x0} ${y0} ${x1 - x0} ${y1 - y0}`);
+    svg.replaceChildren();
+    const P = (name) => L.spaces[name];
+    const g = s("g");
+    svg.append(g);
+    const v = view && view.game === "chac" ? view : null;
+
+    // Rooms behind the spaces: walls room, lava room, river, chasm.
+    const zones = L.zones.map(P).concat([P("E")].filter(Boolean));
+    if (zones.length) {
+      const xs = zones.map((p) => p.x), ys = zones.map((p) => p.y);
+      const minX = Math.min(...xs) - 0.55, maxX = Math.max(...xs) + 0.55;
+      g.append(s("rect", { x: minX, y: Math.min(...ys) - 0.55, width: maxX - minX,
+        height: Math.max(...ys) - Math.min(...ys) + 1.1, rx: 0.15, fill: "#2a2333", stroke: "#6d5c7a", "stroke-width": 0.05 }));
+      if (v) drawWalls(g, v.walls, minX, maxX, Math.min(...ys) - 0.55, Math.max(...ys) + 0.55);
+    }
+    const lv = L.lava;
+    g.append(s("rect", { x: lv.x - 0.55, y: lv.y - 0.55, width: lv.cols + 0.1, height: lv.rows + 0.1,
+      rx: 0.1, fill: "#3a1208", stroke: "#b33b16", "stroke-width": 0.06 }));
+    const river = L.river.map(P).filter(Boolean);
+    if (river.length > 1) {
+      g.append(s("polyline", { points: river.map((p) => `${p.x},${p.y}`).join(" "), fill: "none",
+        stroke: "#163f66", "stroke-width": 0.9, "stroke-linecap": "round", "stroke-linejoin": "round" }));
+    }
+    const bridge = P(L.bridge);
+    if (bridge) {
+      g.append(s("ellipse", { cx: bridge.x, cy: bridge.y + 0.95, rx: 1.35, ry: 0.45, fill: "#000", stroke: "#333", "stroke-width": 0.04 }));
+      g.append(s("text", { x: bridge.x, y: bridge.y + 0.95, class: "label", fill: "#888" }, "chasm"));
+    }
+
+    for (const [a, b] of L.edges) {
+      const p = P(a), q = P(b);
+      g.append(s("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y, class: "edge" }));
+    }
+
+    // Exit beyond the last corridor space.
+    const last = P(L.exit_from);
+    if (last) {
+      g.append(s("rect", { x: last.x + 0.6, y: last.y - 0.4, width: 0.9, height: 0.8, rx: 0.1, fill: "#0f5132", stroke: "#5fd38d", "stroke-width": 0.05 }));
+      g.append(s("text", { x: last.x + 1.05, y: last.y, class: "label" }, "EXIT"));
+    }
+
+    const slabs = (v && v.lava && v.lava.slabs) || {};
+    const revealed = v && v.lava && v.lava.revealed;
+    const sunOpen = (v && v.sun_open) || {};
+    for (const [name, p] of Object.entries(L.spaces)) {
+      const kind = p.kind;
+      if (kind === "lava" || kind === "sun") {
+        drawCell(g, name, p, kind, slabs[name], revealed, L.sun[name], sunOpen);
+      } else if (kind === "bridge") {
+        g.append(s("rect", { x: p.x - 0.6, y: p.y - 0.25, width: 1.2, height: 0.5, rx: 0.08, class: "sp sp-bridge" }));
+        const planks = v ? v.planks : null;
+        g.append(s("text", { x: p.x, y: p.y, class: "label" }, planks === null ? "bridge" : `${planks} planks`));
+      } else {
+        g.append(s("circle", { cx: p.x, cy: p.y, r: 0.36, class: `sp sp-${kind}` }));
+        g.append(s("text", { x: p.x, y: p.y, class: "label" }, name));
+      }
+    }
+    if (!revealed) {
+      g.append(s("rect", { x: lv.x - 0.5, y: lv.y - 0.5, width: lv.cols, height: lv.rows, rx: 0.08,
+        fill: "#2b2b2b", stroke: "#777", "stroke-width": 0.04, "data-mask": "lava" }));
+      g.append(s("text", { x: lv.x - 0.5 + lv.cols / 2, y: lv.y - 0.5 + lv.rows / 2 - 0.2, class: "label" }, "LAVA ROOM"));
+      g.append(s("text", { x: lv.x - 0.5 + lv.cols / 2, y: lv.y - 0.5 + lv.rows / 2 + 0.2, class: "label", fill: "#bbb" }, "not revealed yet"));
+    }
+
+    // Alcoves with or without their card.
+    for (const alcove of (v && v.alcoves) || Object.entries(L.alcoves).map(([space, a]) => ({ space, ...a, card: true }))) {
+      const p = P(alcove.space);
+      if (!p) continue;
+      const ax = alcove.kind === "chasm" ? p.x : p.x - 0.78, ay = alcove.kind === "chasm" ? p.y + 0.72 : p.y;
+      g.append(s("rect", { x: ax - 0.28, y: ay - 0.28, width: 0.56, height: 0.56, rx: 0.06,
+        fill: alcove.card ? "#e9d9a6" : "#222", stroke: "#8a6d1d", "stroke-width": 0.04,
+        "data-alcove": alcove.space, "data-card": alcove.card ? "yes" : "no" }));
+      g.append(s("text", { x: ax, y: ay, class: alcove.card ? "label dark" : "label" }, alcove.card ? String(alcove.value) : "–"));
+    }
+
+    // The boulder.
+    if (v && v.boulder) {
+      const p = P(v.boulder.space);
+      if (p) {
+        g.append(s("circle", { cx: p.x, cy: p.y, r: 0.46, fill: "#7b6a58", stroke: "#222", "stroke-width": 0.08, "data-boulder": v.boulder.space }));
+        g.append(s("text", { x: p.x, y: p.y - 0.62, class: "label" }, "boulder"));
+      }
+    }
+
+    // Targets (the seat's legal moves), under the adventurers but above the spaces.
+    for (const [name, label] of Object.entries(opts.targets || {})) {
+      const p = name === "exit" && last ? { x: last.x + 1.05, y: last.y } : P(name);
+      if (!p) continue;
+      const ring = s("circle", { cx: p.x, cy: p.y, r: 0.5, class: "target", "data-target": name });
+      const hit = s("circle", { cx: p.x, cy: p.y, r: 0.55, class: "target-hit", "data-target": name, role: "button", "aria-label": label });
+      hit.addEventListener("click", () => opts.onTap && opts.onTap(name));
+      g.append(ring, hit);
+    }
+
+    // Adventurers: colour + initials, fanned out when they share a space.
+    if (v) {
+      const bySpace = {};
+      for (const seat of v.seats || []) {
+        const adv = seat.adventurer;
+        if (!adv || adv.status !== "alive" || !adv.space) continue;
+        (bySpace[adv.space] = bySpace[adv.space] || []).push({ seat: seat.seat, adv });
+      }
+      for (const [space, list] of Object.entries(bySpace)) {
+        const p = P(space);
+        if (!p) continue;
+        list.forEach((item, i) => {
+          const angle = (i / list.length) * Math.PI * 2 - Math.PI / 2;
+          const off = list.length > 1 ? 0.24 : 0;
+          const cx = p.x + Math.cos(angle) * off, cy = p.y + Math.sin(angle) * off;
+          const mine = opts.highlightSeat === item.seat;
+          const token = s("g", { "data-adventurer": item.adv.name, "data-seat": item.seat });
+          token.append(s("title", {}, `${item.adv.name} (${(v.seats[item.seat] || {}).name || ""})`));
+          token.append(s("circle", { cx, cy, r: 0.27, fill: seatColour(item.seat), stroke: mine ? "#ffd23f" : "#fff", "stroke-width": mine ? 0.09 : 0.05 }));
+          token.append(s("text", { x: cx, y: cy, class: "label", style: "font-size:.22px" }, Chac.initials(item.adv.name)));
+          if (item.adv.lying) token.append(s("text", { x: cx, y: cy + 0.38, class: "label", style: "font-size:.16px" }, "lying"));
+          g.append(token);
+        });
+      }
+    }
+  }
+
+  function drawCell(g, name, p, kind, slab, revealed, sunLetter, sunOpen) {
+    const attrs = { x: p.x - 0.45, y: p.y - 0.45, width: 0.9, height: 0.9, rx: 0.06, "data-space": name };
+    if (kind === "sun") {
+      const open = sunOpen[sunLetter];
+      g.append(s("rect", { ...attrs, class: "sp sp-sun", "data-sun": open ? "open" : "covered" }));
+      g.append(s("text", { x: p.x, y: p.y - 0.14, class: "label dark" }, `sun ${sunLetter}`));
+      g.append(s("text", { x: p.x, y: p.y + 0.18, class: "label dark", style: "font-size:.2px" }, open ? "open" : "tile on"));
+      return;
+    }
+    const state = slab ? slab.state : "unknown";
+    const fill = { unknown: "#b33b16", number: "#d9653b", emptied: "#6b3a2a", fallen: "#000" }[state];
+    g.append(s("rect", { ...attrs, class: "sp", fill, "data-slab": state }));
+    let text = "glyph";
+    if (state === "number") text = String(slab.number);
+    else if (state === "emptied") text = `${slab.number} ·`;
+    else if (state === "fallen") text = "fallen";
+    if (revealed || state !== "unknown") {
+      g.append(s("text", { x: p.x, y: p.y, class: "label", style: state === "number" ? "font-size:.38px" : "font-size:.2px" }, text));
+    }
+  }
+
+  function drawWalls(g, walls, minX, maxX, top, bottom) {
+    if (!walls) return;
+    const step = (maxX - minX) / 8; // three steps each still leave the middle visible
+    const left = minX + walls.left * step, right = maxX - walls.right * step;
+    g.append(s("rect", { x: left - 0.08, y: top, width: 0.16, height: bottom - top, fill: "#f08c2e", "data-wall": "left", "data-step": walls.left }));
+    g.append(s("rect", { x: right - 0.08, y: top, width: 0.16, height: bottom - top, fill: "#aab2ba", "data-wall": "right", "data-step": walls.right }));
+    g.append(s("text", { x: (minX + maxX) / 2, y: top - 0.22, class: "label" }, `walls ${walls.left}/3 · ${walls.right}/3${walls.closed ? " closed" : ""}`));
+  }
+
+  return { draw, seatColour, layout };
+})();

@@ -1,0 +1,165 @@
+"use strict";
+// The host's page: PIN sign-in, game setup, dice entry and correction, table commands,
+// position corrections, undo, the seats' QR codes, the camera preview, scores and reveal.
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const el = Chac.el;
+  let current = null;
+  let started = false;
+
+  async function act(url, body, okMessage) {
+    try {
+      const answer = await Chac.post(url, body);
+      if (okMessage) Chac.toast(okMessage, "ok");
+      return answer;
+    } catch (err) {
+      Chac.toast(err.message);
+      return null;
+    }
+  }
+
+  // --- sign in -------------------------------------------------------------------------
+  $("login-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const answer = await act("/api/host/login", { pin: $("pin").value.trim() });
+    if (answer) { $("login").hidden = true; $("host").hidden = false; start(); }
+  });
+
+  // --- setup ---------------------------------------------------------------------------
+  const OPTIONS = [
+    { key: "treasure_mode", label: "Treasure cards", choices: [["digital", "Digital: the companion deals the values"], ["physical", "Physical: players draw the real cards"]] },
+    { key: "boulder_min_face", label: "Boulder moves for each die showing at least", choices: [3, 2, 4, 5, 6].map((n) => [n, String(n)]) },
+  ];
+
+  function seatInput(i, name) {
+    return el("label", {}, `Player ${i + 1} `, el("input", { name: "seat", value: name || "", maxlength: "24", required: true, "aria-label": `Player ${i + 1} name`, autocomplete: "off" }));
+  }
+
+  function buildSetup() {
+    const seats = $("setup-seats");
+    seats.replaceChildren(...["", "", ""].map((n, i) => seatInput(i, n)));
+    $("setup-options").replaceChildren(...OPTIONS.map((o) =>
+      el("label", {}, o.label + " ", el("select", { name: o.key, "aria-label": o.label },
+        ...o.choices.map(([value, text]) => el("option", { value }, text))))));
+  }
+
+  $("add-seat").addEventListener("click", () => {
+    const seats = $("setup-seats");
+    if (seats.children.length < 6) seats.append(seatInput(seats.children.length, ""));
+  });
+  $("drop-seat").addEventListener("click", () => {
+    const seats = $("setup-seats");
+    if (seats.children.length > 2) seats.lastElementChild.remove();
+  });
+  $("setup-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (current && current.game && !current.over && !confirm("Replace the game in progress with a new one?")) return;
+    const names = [...document.querySelectorAll("#setup-seats input")].map((i) => i.value.trim());
+    const options = {};
+    for (const o of OPTIONS) {
+      const raw = document.querySelector(`#setup-options [name=${o.key}]`).value;
+      options[o.key] = typeof o.choices[0][0] === "number" ? Number(raw) : raw;
+    }
+    await act("/api/host/new-game", { seats: names, options }, "New game started.");
+  });
+
+  // --- dice, commands, corrections, undo ----------------------------------------------
+  $("dice-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const values = $("dice-values").value.replace(/[^1-6]/g, "").split("").map(Number);
+    if (await act("/api/host/command", { type: "dice", values }, `Dice entered: ${values.join(" ")}`)) {
+      $("dice-values").value = "";
+    }
+  });
+  $("undo").addEventListener("click", () => act("/api/host/undo", {}, "Undone."));
+  $("correct-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const who = $("correct-who").value;
+    const to = $("correct-to").value;
+    if (who === "boulder") act("/api/host/command", { type: "set_boulder", to }, `Boulder set to ${to}.`);
+    else act("/api/host/command", { type: "set_space", player: Number(who), to }, `Moved to ${to}.`);
+  });
+
+  const TABLE_WORDS = {
+    walls: "Reveal the next 3 wall cards",
+    first_dicekeeper: (c, v) => `First dicekeeper: ${View.seatName(v, c.keeper)}`,
+  };
+  const SKIP = new Set(["dice", "set_space", "set_boulder", "set_planks"]);
+
+  function tableActions(payload) {
+    const v = payload.view;
+    const out = [];
+    for (const cmd of payload.legal || []) {
+      if (SKIP.has(cmd.type)) continue;
+      const words = TABLE_WORDS[cmd.type];
+      const label = typeof words === "function" ? words(cmd, v) : words || cmd.type.replace(/_/g, " ");
+      out.push(el("button", { type: "button", "data-command": cmd.type, onclick: () => act("/api/host/command", cmd) }, label));
+    }
+    if (payload.legal && payload.legal.some((c) => c.type === "set_planks")) {
+      const planks = el("input", { type: "number", min: "0", max: "5", value: String(v.planks), "aria-label": "Planks left", style: "width:5rem" });
+      out.push(el("div", { class: "row" }, "Planks left", planks,
+        el("button", { type: "button", class: "secondary", onclick: () => act("/api/host/command", { type: "set_planks", planks: Number(planks.value) }, "Planks corrected.") }, "Set planks")));
+    }
+    return out;
+  }
+
+  function corrections(payload) {
+    const v = payload.view;
+    const canCorrect = (payload.legal || []).some((c) => c.type === "set_space");
+    $("correct-card").hidden = !canCorrect;
+    if (!canCorrect) return;
+    const who = $("correct-who"), to = $("correct-to");
+    const keepWho = who.value, keepTo = to.value;
+    who.replaceChildren(
+      ...v.seats.filter((s) => s.adventurer && s.adventurer.status === "alive")
+        .map((s) => el("option", { value: String(s.seat) }, `${s.adventurer.name} (${s.name})`)),
+      el("option", { value: "boulder" }, "The boulder"));
+    Board.layout().then((L) => {
+      to.replaceChildren(...Object.keys(L.spaces).map((name) => el("option", { value: name }, name)));
+      if (keepTo) to.value = keepTo;
+    });
+    if (keepWho) who.value = keepWho;
+    $("correct-hint").textContent = "Use this when the board and the companion disagree; Undo reverts the last command.";
+  }
+
+  function seats(payload) {
+    const joins = payload.joins || [];
+    $("seats").replaceChildren(...joins.map((j) => el("figure", { "data-seat": j.seat },
+      el("img", { class: "qr", src: `/api/host/qr/${j.seat}.svg?v=${encodeURIComponent(j.url.slice(-6))}`, alt: `QR code for ${j.name}` }),
+      el("figcaption", {}, el("div", { style: "font-size:1rem" }, j.name), el("a", { href: j.url, "data-join": j.seat }, j.url)))));
+  }
+
+  function render(payload) {
+    current = payload;
+    const v = payload.view;
+    document.body.dataset.version = payload.version;
+    View.prompt($("prompt"), payload);
+    const rolling = (payload.prompts || []).find((p) => p.kind === "roll");
+    $("dice-card").classList.toggle("over", Boolean(rolling));
+    $("dice-values").placeholder = rolling ? `${rolling.dice} dice, e.g. ${"35162".slice(0, rolling.dice)}` : "no roll expected now";
+    $("table-actions").replaceChildren(...tableActions(payload));
+    if (payload.game === "chac") corrections(payload);
+    else $("correct-card").hidden = true;
+    seats(payload);
+    Board.draw($("map"), v, {});
+    View.log($("log"), v);
+    View.scores($("scores-card"), $("scores"), v);
+  }
+
+  function refreshCamera() {
+    if (document.hidden || $("host").hidden) return;
+    $("camera").src = `/api/host/camera?t=${Date.now()}`;
+  }
+
+  function start() {
+    if (started) return;
+    started = true;
+    buildSetup();
+    Chac.live("/api/host/stream", render, Chac.setStatus);
+    refreshCamera();
+    setInterval(refreshCamera, 1000);
+  }
+
+  if (!$("host").hidden) start();
+  else Chac.setStatus("reconnecting");
+})();
