@@ -236,7 +236,8 @@ class Panel:
         prompts = self.table.prompts()
         pending = self._pending()
         if pending is not None and any(p.kind == "roll" for p in prompts):
-            return common.dice_reading(pending.values, _short(pending.note) or "Dice read")
+            title = "Dice read" if len(pending.values) == pending.expected else "Fix the dice"
+            return common.dice_reading(pending.values, title, expected=pending.expected)
         problems = self.problems()
         if problems:
             return common.notice("Check the hardware", *problems, *(p.text for p in prompts[:1]))
@@ -382,7 +383,7 @@ class Panel:
                 low, high = NUMBER_RANGE[command.type]
                 self._editor = _Editor(command.type, [None], low, high, seat=prompt.seat)
                 return
-        self._notify(common.notice("Use a phone", _short(prompt.text), "(host or seat page)"))
+        self._notify(common.notice("Use a phone", prompt.text, "(host or seat page)"))
 
     def _edit(self, button: str) -> None:
         editor = self._editor
@@ -501,10 +502,6 @@ class Panel:
             return None
         adv = view["seats"][seat].get("adventurer") or {}
         return adv.get("actions")
-
-
-def _short(text: str) -> str:
-    return text.split(". ")[0].rstrip(".")
 
 
 def _notices_between(old: dict, new: dict) -> list[Screen]:

@@ -4,6 +4,6 @@ Each returns a `Screen` (the PIL image plus the texts drawn on it), so the panel
 `screen.image` and tests read `screen.text` and measure `screen.ink_height(...)`.
 """
 
-from companion.screens.canvas import BIG, HEIGHT, HUGE, SMALL, WIDTH, Canvas, Screen, Text
+from companion.screens.canvas import BAR, BIG, HEIGHT, HUGE, SMALL, WIDTH, Canvas, Screen, Text
 
-__all__ = ["BIG", "HEIGHT", "HUGE", "SMALL", "WIDTH", "Canvas", "Screen", "Text"]
+__all__ = ["BAR", "BIG", "HEIGHT", "HUGE", "SMALL", "WIDTH", "Canvas", "Screen", "Text"]

@@ -20,9 +20,10 @@ WIDTH, HEIGHT = 128, 64
 FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu")
 FONT_FILES = {"condensed": "DejaVuSansCondensed-Bold.ttf", "wide": "DejaVuSans-Bold.ttf"}
 
-# Sizes in points. At these sizes DejaVu's digits are 9, 12 and 16 px tall: SMALL is for
-# labels, BIG for the numbers that matter (>= 10 px: legible at arm's length), HUGE for dice.
-SMALL, BIG, HUGE = 11, 16, 22
+# Sizes in points. At these sizes DejaVu's digits are 9, 10, 12 and 16 px tall: SMALL is for
+# labels, BAR for title bars, BIG for the numbers that matter (>= 10 px: legible at arm's
+# length), HUGE for dice.
+SMALL, BAR, BIG, HUGE = 11, 12, 16, 22
 
 
 @cache
@@ -55,13 +56,16 @@ class Screen:
         """Everything written, in drawing order, one line per text."""
         return "\n".join(t.text for t in self.texts)
 
-    def find(self, fragment: str) -> Text | None:
-        return next((t for t in self.texts if fragment in t.text), None)
+    def find(self, fragment: str, whole: bool = False) -> Text | None:
+        """The first text containing `fragment` (or equal to it, with `whole`)."""
+        return next(
+            (t for t in self.texts if (t.text == fragment if whole else fragment in t.text)), None
+        )
 
-    def ink_height(self, fragment: str) -> int:
-        """Height in pixels of the lit (or, for inverted text, unlit) rows of the text
-        containing `fragment`: how tall it really looks on the panel. 0 if absent."""
-        item = self.find(fragment)
+    def ink_height(self, fragment: str | Text, whole: bool = False) -> int:
+        """Height in pixels of the lit (or, for inverted text, unlit) rows of a text (or the
+        first text containing `fragment`): how tall it really looks on the panel; 0 if absent."""
+        item = fragment if isinstance(fragment, Text) else self.find(fragment, whole)
         if item is None:
             return 0
         left, top, right, bottom = item.box
@@ -144,12 +148,13 @@ class Canvas:
         self.draw.line(points, fill=1, width=width)
 
     def bar(self, y: int, text: str, right: str = "") -> None:
-        """A lit title bar (12 px) with dark text across the top or bottom."""
-        self.fill((0, y, WIDTH - 1, y + 11))
+        """A lit title bar (13 px) with dark text across the top or bottom; its digits are
+        10 px tall, so a round number in a title is legible too."""
+        self.fill((0, y, WIDTH - 1, y + 12))
         edge = WIDTH - 2
         if right:
-            edge = self.text((WIDTH - 2, y + 6), right, SMALL, anchor="rm", invert=True).box[0] - 4
-        self.text((2, y + 6), text, SMALL, anchor="lm", invert=True, width=edge - 2)
+            edge = self.text((WIDTH - 2, y + 7), right, BAR, anchor="rm", invert=True).box[0] - 4
+        self.text((2, y + 7), text, BAR, anchor="lm", invert=True, width=edge - 2, min_size=SMALL)
 
     def paste(self, image: Image.Image, xy: tuple[int, int]) -> None:
         self.screen.image.paste(image, xy)

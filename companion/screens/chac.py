@@ -51,12 +51,20 @@ def _keeper(view: View) -> str:
     return "" if keeper is None else f"Dice: {view['seats'][keeper]['name']}"
 
 
+def _keeper_line(canvas: Canvas, view: View) -> int:
+    """The dicekeeper at the bottom right; returns the width left of it for a hint."""
+    keeper = _keeper(view)
+    if not keeper:
+        return WIDTH - 4
+    return canvas.text((WIDTH - 2, 58), keeper, SMALL, anchor="rm", width=70).box[0] - 6
+
+
 def status(view: View, prompts: Sequence[Prompt]) -> Screen:
     """Round and phase, the dicekeeper, whose turn it is and how many actions they have left;
     otherwise what the table must do next."""
     canvas = Canvas("status")
     canvas.bar(0, _title(view))
-    canvas.text((WIDTH - 2, 58), _keeper(view), SMALL, anchor="rm", width=62)
+    room = _keeper_line(canvas, view)
     turn = view.get("turn")
     act = next((p for p in prompts if p.kind == "act"), None)
     if turn is not None and act is not None and view.get("phase") == "actions":
@@ -67,14 +75,14 @@ def status(view: View, prompts: Sequence[Prompt]) -> Screen:
         canvas.text((WIDTH - 3, 45), "actions" if actions != 1 else "action", SMALL, anchor="rm")
         space = adv.get("space")
         canvas.text((2, 45), f"on {space}" if space else "", SMALL, anchor="lm", width=80)
-        canvas.text((2, 58), "MENU: act", SMALL, anchor="lm", width=62)
+        canvas.text((2, 58), "MENU: act", SMALL, anchor="lm", width=room)
         return canvas.done()
     prompt = prompts[0] if prompts else None
     text = prompt.text if prompt else "Waiting for the table"
     bottom = canvas.paragraph(14, text, BIG if len(text) <= 24 else SMALL, bottom=52)
     hint = _hint(prompt)
     if hint and bottom <= 52:
-        canvas.text((2, 58), hint, SMALL, anchor="lm", width=62)
+        canvas.text((2, 58), hint, SMALL, anchor="lm", width=room)
     return canvas.done()
 
 
@@ -83,7 +91,7 @@ def _hint(prompt: Prompt | None) -> str:
         return ""
     return {
         "roll": "Throw, or MENU: type",
-        "confirm": "OK: go ahead",
+        "confirm": "OK: go",
         "choose": "MENU: choose",
         "enter": "MENU: enter",
         "act": "MENU: act",
@@ -99,8 +107,8 @@ def roll_wait(view: View, prompt: Prompt) -> Screen:
     what = prompt.text.split(" for ", 1)[-1] if " for " in prompt.text else prompt.purpose
     who = f"{seat_name(view, prompt.seat)}, " if prompt.seat is not None else ""
     canvas.text((WIDTH / 2, 40), f"{who}for {what}", SMALL, anchor="mm")
-    canvas.text((2, 58), "MENU: type", SMALL, anchor="lm", width=62)
-    canvas.text((WIDTH - 2, 58), _keeper(view), SMALL, anchor="rm", width=62)
+    room = _keeper_line(canvas, view)
+    canvas.text((2, 58), "MENU: type", SMALL, anchor="lm", width=room)
     return canvas.done()
 
 

@@ -37,23 +37,25 @@ def dice_reading(
     title: str = "Dice read",
     hint: str = "OK confirm  \u25b2\u25bc fix",
     cursor: int | None = None,
+    expected: int | None = None,
 ) -> Screen:
     """The dice just read (or being entered), one big digit per die with its face above;
-    `cursor` marks the die being corrected."""
+    `cursor` marks the die being corrected; the title bar counts dice known / `expected`."""
     canvas = Canvas("dice")
-    canvas.bar(0, title, f"{sum(v is not None for v in values)}/{len(values)}")
+    known = sum(v is not None for v in values)
+    canvas.bar(0, title, f"{known}/{len(values) if expected is None else expected}")
     n = max(1, len(values))
     slot = min(25, WIDTH // n)
     left0 = (WIDTH - slot * n) // 2
     for i, value in enumerate(values):
         left = left0 + i * slot
         face = min(16, slot - 6)
-        die_face(canvas, left + (slot - face) // 2, 14, face, value)
+        die_face(canvas, left + (slot - face) // 2, 15, face, value)
         digit = "?" if value is None else str(value)
-        box = (left + 1, 32, left + slot - 2, 51)
+        box = (left + 1, 33, left + slot - 2, 51)
         if i == cursor:
             canvas.fill(box)
-        canvas.text((left + slot / 2, 42), digit, HUGE, anchor="mm", invert=i == cursor)
+        canvas.text((left + slot / 2, 42.5), digit, HUGE, anchor="mm", invert=i == cursor)
     canvas.text((WIDTH / 2, 58), hint, SMALL, anchor="mm")
     return canvas.done()
 
@@ -65,7 +67,7 @@ def menu(title: str, items: Sequence[str], selected: int, right: str = "") -> Sc
     rows, row_h = 3, 17
     first = min(max(0, selected - 1), max(0, len(items) - rows))
     for row, index in enumerate(range(first, min(len(items), first + rows))):
-        top = 13 + row * row_h
+        top = 14 + row * row_h
         chosen = index == selected
         if chosen:
             canvas.fill((0, top, WIDTH - 5, top + row_h - 2))
@@ -78,8 +80,8 @@ def menu(title: str, items: Sequence[str], selected: int, right: str = "") -> Sc
             invert=chosen,
         )
     if len(items) > rows:  # scroll bar
-        span = HEIGHT - 13
-        top = 13 + span * first // len(items)
+        span = HEIGHT - 14
+        top = 14 + span * first // len(items)
         canvas.fill((WIDTH - 2, top, WIDTH - 1, top + max(4, span * rows // len(items)) - 1))
     return canvas.done()
 
