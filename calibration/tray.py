@@ -22,8 +22,8 @@ MIN_FILL = 0.9  # region area / its quadrilateral's area
 AGREE = 0.025  # outlines whose corners are this close (share of the width) agree
 
 TOO_DARK = 40  # mean grey level
-TOO_BRIGHT = 0.25  # fraction of clipped pixels
-FLAT = 6.0  # grey standard deviation of a covered lens or a blank wall
+TOO_BRIGHT = 0.1  # fraction of clipped pixels
+FLAT = 3.0  # grey standard deviation of a covered lens or a blank wall
 
 
 class TrayNotFound(Exception):
@@ -40,9 +40,10 @@ def frame_problem(image: np.ndarray) -> str | None:
             f"Too dark (brightness {mean:.0f} of 255): switch on a lamp over the tray, or "
             "check that nothing covers the lens."
         )
-    if float((small >= 250).mean()) > TOO_BRIGHT:
+    clipped = float((small >= 250).mean())
+    if clipped > TOO_BRIGHT:
         return (
-            "Too bright: a quarter of the picture is pure white. Move the lamp so it does not "
+            f"Too bright: {clipped:.0%} of the picture is pure white. Move the lamp so it does not "
             "shine straight into the tray, or lower the exposure."
         )
     if float(small.std()) < FLAT:

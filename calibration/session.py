@@ -1,0 +1,399 @@
+"""Guided calibration, one step after another, for the host page and the command line alike.
+
+Steps:
+1. frame  - an empty tray in view: the tray is found (or its corners tapped), the picture's
+            exposure checked, the camera settings and the tray's corners stored in the profile.
+2. dice   - three rolls of the owner's dice, each with the faces the owner sees: the dice reader
+            is tuned on them, the accuracy before and after is shown, the profile stored.
+3. glyphs - each of the 14 clue tiles, picture side up, then number side up: the number is read
+            (or typed), and the straightened picture stored as that number's glyph
+            (CHAC-GLYPH-2).
+
+Every step can be started again at any time. A frame that cannot be used changes nothing and
+leaves `problem` saying why (too dark, tray not found, tile not found, ...). The session holds
+pictures of the owner's tiles only until they are stored; nothing here leaves through a page
+except the instructions and the picture of the tile the owner is holding right now.
+
+    session = CalibrationSession("var")
+    session.capture(frame)              # the step in progress takes the frame
+    session.guide().oled                 # what the OLED shows now
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from calibration import catalog, tiles, tray
+from calibration import profile as calibration_profile
+
+STEPS = ("frame", "dice", "glyphs")
+TITLES = {"frame": "Frame", "dice": "Dice", "glyphs": "Glyph pictures"}
+DICE_ROLLS = 3
+MAX_DICE = 25
+EMPTY_TRAY = "tray_empty.png"  # the empty tray, kept to find tiles on any tray colour
+OLED_WIDTH = 21  # characters of the 128x64 OLED's small font
+
+Tuner = Callable[[list[tuple[np.ndarray, list[int]]], Any], tuple[Any, float, float]]
+"""(labelled tray images, dice profile) -> (tuned dice profile, accuracy before, after)."""
+
+
+@dataclass(frozen=True)
+class Guide:
+    """What to tell the owner now: a title, a paragraph for the host page, up to four short
+    lines for the OLED, the progress, and the problem with the last frame, if any."""
+
+    step: str
+    title: str
+    text: str
+    oled: tuple[str, ...]
+    progress: str
+    problem: str | None
+
+
+class CalibrationSession:
+    """The calibration in progress, with the profile and catalog it writes in `data_dir`."""
+
+    def __init__(
+        self,
+        data_dir: str | Path,
+        profile_path: str | Path | None = None,
+        tuner: Tuner | None = None,
+    ):
+        self.data_dir = Path(data_dir)
+        self.profile_path = (
+            Path(profile_path) if profile_path else calibration_profile.default_path(data_dir)
+        )
+        self.profile = calibration_profile.load_or_default(self.profile_path)
+        self._tuner = tuner
+        self.step = "frame"
+        self.problem: str | None = None
+        self.note: str | None = None
+        self.rolls: list[tuple[np.ndarray, list[int]]] = []
+        self.dice_accuracy: tuple[float, float] | None = None
+        self.side = "glyph"  # which side of the current tile is expected next
+        self.pending: np.ndarray | None = None  # the current tile's picture, awaiting its number
+        self.number_unread = False  # the number side was shown but could not be read
+        self.shown: set[int] = set()  # numbers stored since the glyph step began
+        path = self.data_dir / EMPTY_TRAY
+        self._empty = _read_image(path) if path.is_file() else None
+
+    # Steps -------------------------------------------------------------------------------
+    def start(self, step: str) -> None:
+        """Begin (or begin again) `step`; what it had gathered so far is dropped."""
+        if step not in STEPS:
+            raise ValueError(f"Calibration steps are {', '.join(STEPS)}, not {step!r}.")
+        self.step, self.problem, self.note = step, None, None
+        if step == "dice":
+            self.rolls, self.dice_accuracy = [], None
+        if step == "glyphs":
+            self.side, self.pending, self.number_unread, self.shown = "glyph", None, False, set()
+
+    def done(self) -> dict[str, bool]:
+        """Which steps have stored their results (in this run or an earlier one)."""
+        return {
+            "frame": self.profile.tray is not None,
+            "dice": self.dice_accuracy is not None,
+            "glyphs": len(catalog.stored_numbers(self.data_dir)) == len(catalog.GLYPH_NUMBERS),
+        }
+
+    def capture(self, image: np.ndarray, camera_settings: Any = None) -> bool:
+        """Hand the step in progress a camera frame (BGR). True when it was used; otherwise
+        `problem` says why and nothing changed. `camera_settings` (hardware CameraSettings)
+        are the locked settings the frame was taken with; the frame step stores them."""
+        self.problem = self.note = None
+        if self.step == "frame":
+            return self._frame(image, camera_settings)
+        if self.step == "glyphs":
+            return self._glyph_frame(image)
+        return self._fail("Roll the dice, then type the faces you see with the picture.")
+
+    # Frame -------------------------------------------------------------------------------
+    def _frame(self, image: np.ndarray, camera_settings: Any) -> bool:
+        try:
+            corners = tray.find_tray(image)
+        except tray.TrayNotFound as exc:
+            return self._fail(str(exc))
+        return self._keep_frame(image, corners, camera_settings)
+
+    def set_corners(
+        self, image: np.ndarray, points: Sequence[Sequence[float]], camera_settings: Any = None
+    ) -> bool:
+        """The tray's corners tapped on `image`, in its pixels, in any order."""
+        self.problem = self.note = None
+        if self.step != "frame":
+            self.start("frame")
+        problem = tray.frame_problem(image)
+        if problem:
+            return self._fail(problem)
+        if len(points) != 4:
+            return self._fail(f"Tap the tray's 4 corners ({len(points)} tapped).")
+        return self._keep_frame(image, tray.order_corners(np.array(points)), camera_settings)
+
+    def _keep_frame(self, image: np.ndarray, corners: np.ndarray, camera_settings: Any) -> bool:
+        height, width = image.shape[:2]
+        fractions = tray.to_fractions(corners, (width, height))
+        try:
+            calibration_profile.check_quad(fractions, "The tapped corners")
+        except calibration_profile.ProfileError as exc:
+            return self._fail(str(exc))
+        camera = dict(self.profile.camera)
+        if camera_settings is not None:
+            from calibration.exposure import profile_values
+
+            camera = profile_values(camera_settings)
+        updated = replace(self.profile, tray=tuple(map(tuple, fractions)), camera=camera)
+        calibration_profile.save(updated, self.profile_path)
+        _write_image(self.data_dir / EMPTY_TRAY, image)
+        self.profile, self._empty = updated, image
+        self.note = "Tray found and stored. Next: the dice."
+        self.step = "dice"
+        self.rolls, self.dice_accuracy = [], None
+        return True
+
+    def tray_view(self, image: np.ndarray) -> np.ndarray:
+        """The tray floor from straight above, as stored; the whole frame before calibration."""
+        if self.profile.tray is None:
+            return image
+        height, width = image.shape[:2]
+        corners = tray.from_fractions(self.profile.tray, (width, height))
+        return tray.warp_tray(image, corners)
+
+    # Dice --------------------------------------------------------------------------------
+    def add_roll(self, image: np.ndarray, faces: Sequence[int]) -> bool:
+        """One roll: the frame and the faces the owner sees (any order). After the third the
+        reader is tuned and the profile stored."""
+        self.problem = self.note = None
+        if self.step != "dice":
+            self.start("dice")
+        try:
+            values = [int(f) for f in faces]
+        except (TypeError, ValueError):
+            return self._fail("Type the faces as numbers 1-6, e.g. 3 5 1 6 2.")
+        if not values or len(values) > MAX_DICE or any(not 1 <= v <= 6 for v in values):
+            return self._fail(f"Type the faces you see: 1 to {MAX_DICE} numbers, each 1-6.")
+        problem = tray.frame_problem(image)
+        if problem:
+            return self._fail(problem)
+        self.rolls.append((self.tray_view(image), sorted(values)))
+        if len(self.rolls) < DICE_ROLLS:
+            self.note = f"Roll {len(self.rolls)} kept. Roll again."
+            return True
+        return self._tune()
+
+    def _tune(self) -> bool:
+        tuner = self._tuner or default_tuner()
+        try:
+            tuned, before, after = tuner(self.rolls, self.profile.dice)
+        except ValueError as exc:
+            self.rolls = []
+            return self._fail(f"The dice could not be tuned ({exc}). Roll three times again.")
+        updated = replace(self.profile, dice=tuned)
+        calibration_profile.save(updated, self.profile_path)
+        self.profile = updated
+        self.start("glyphs")
+        self.dice_accuracy = (before, after)
+        self.note = (
+            f"Dice reader tuned: {before:.0%} of dice read right before, {after:.0%} now. "
+            "Next: the glyph pictures."
+        )
+        return True
+
+    # Glyphs ------------------------------------------------------------------------------
+    def _glyph_frame(self, image: np.ndarray) -> bool:
+        problem = tray.frame_problem(image)
+        if problem:
+            return self._fail(problem)
+        view = self.tray_view(image)
+        empty = self.tray_view(self._empty) if self._empty is not None else None
+        if empty is not None and empty.shape != view.shape:
+            empty = None  # taken at another resolution: fall back to the tiles' brown
+        try:
+            tile = tiles.find_tile(view, empty)
+        except tiles.TileNotFound as exc:
+            return self._fail(str(exc))
+        if self.side == "glyph":
+            try:
+                number = tiles.read_number(tile.face)
+            except tiles.NumberNotRead:
+                self.pending, self.side = tile.face, "number"
+                self.note = "Picture taken. Now turn the tile over: number side up."
+                return True
+            return self._fail(
+                f"This is a number side ({number}): turn the tile over to show its picture."
+            )
+        try:
+            number = tiles.read_number(tile.face)
+        except tiles.NumberNotRead as exc:
+            self.number_unread = True
+            return self._fail(str(exc))
+        return self._store(number)
+
+    def type_number(self, number: int) -> bool:
+        """The number on the back of the tile whose picture was just taken, typed in."""
+        self.problem = self.note = None
+        if self.step != "glyphs" or self.pending is None:
+            return self._fail("First show the tile's picture side to the camera.")
+        if not isinstance(number, int) or number not in catalog.GLYPH_NUMBERS:
+            return self._fail("Clue tile numbers are 1-14.")
+        return self._store(number)
+
+    def skip_tile(self) -> None:
+        """Forget the current tile's picture; the next frame is a picture side again."""
+        self.side, self.pending, self.number_unread = "glyph", None, False
+        self.problem, self.note = None, "Tile skipped. Show the next tile's picture side."
+
+    def _store(self, number: int) -> bool:
+        if number in self.shown:
+            self.number_unread = True
+            return self._fail(
+                f"Tile {number} was already stored in this round: check the tile and type its "
+                "number, or start the glyph step again."
+            )
+        catalog.save_glyph(self.data_dir, number, self.pending)
+        self.shown.add(number)
+        self.side, self.pending, self.number_unread = "glyph", None, False
+        missing = self.missing_glyphs()
+        if missing:
+            self.note = f"Glyph {number} stored. Next tile: picture side up."
+        else:
+            self.note = "All 14 glyph pictures stored. Calibration is complete."
+        return True
+
+    @property
+    def awaiting_number(self) -> bool:
+        """A tile's picture is taken and waits for its number (read or typed)."""
+        return self.step == "glyphs" and self.pending is not None
+
+    def missing_glyphs(self) -> list[int]:
+        stored = set(catalog.stored_numbers(self.data_dir))
+        return [n for n in catalog.GLYPH_NUMBERS if n not in stored]
+
+    # What to tell the owner ----------------------------------------------------------------
+    def _fail(self, problem: str) -> bool:
+        self.problem = problem
+        return False
+
+    def guide(self) -> Guide:
+        n = STEPS.index(self.step) + 1
+        head = f"CALIBRATE {n}/3"
+        if self.step == "frame":
+            text = (
+                "Empty the tray and make sure all of it is in view, lit as it will be during "
+                "play. Then capture: the companion finds the tray and locks the exposure. "
+                "If it cannot find the tray, tap its four corners on the picture."
+            )
+            oled = (head + " FRAME", "Empty the tray,", "light it as in play,", "then capture.")
+            progress = "Tray stored" if self.profile.tray else "Tray not found yet"
+        elif self.step == "dice":
+            k = len(self.rolls) + 1
+            text = (
+                f"Roll {k} of {DICE_ROLLS}: roll all your dice into the tray, wait until they "
+                "lie still, then type the faces you see (any order) and capture."
+            )
+            oled = (head + " DICE", f"Roll {k} of {DICE_ROLLS}:", "roll, then type", "the faces.")
+            progress = f"{len(self.rolls)} of {DICE_ROLLS} rolls"
+        else:
+            stored = len(catalog.GLYPH_NUMBERS) - len(self.missing_glyphs())
+            progress = f"{stored} of 14 glyphs stored"
+            if self.side == "glyph" and stored == len(catalog.GLYPH_NUMBERS):
+                text = (
+                    "All 14 glyph pictures are stored: calibration is complete. Show a tile "
+                    "again to replace its picture."
+                )
+                oled = (head + " GLYPHS", "14/14 stored.", "Calibration", "complete.")
+            elif self.side == "glyph":
+                text = (
+                    "Lay a clue tile you have not shown yet in the middle of the tray, "
+                    "picture side up and upright, nothing else in the tray. Then capture."
+                )
+                oled = (head + " GLYPHS", f"{stored}/14 stored.", "Tile picture up,", "capture.")
+            elif self.number_unread:
+                text = "The number could not be read: type the number on the tile's back."
+                oled = (head + " GLYPHS", "Number not read:", "type it on the", "host page.")
+            else:
+                text = (
+                    "Turn the same tile over where it lies, number side up, and capture. "
+                    "Or type the number."
+                )
+                oled = (head + " GLYPHS", "Turn the tile:", "number side up,", "capture.")
+        if self.problem:
+            oled = (oled[0], *_wrap(self.problem, 3))
+        return Guide(
+            step=self.step,
+            title=f"Step {n} of 3: {TITLES[self.step]}",
+            text=text,
+            oled=tuple(line[:OLED_WIDTH] for line in oled),
+            progress=progress,
+            problem=self.problem,
+        )
+
+    def status(self) -> dict[str, Any]:
+        """JSON-ready state for the host page (no glyph picture: see `current_picture`)."""
+        guide = self.guide()
+        return {
+            "step": self.step,
+            "steps": list(STEPS),
+            "done": self.done(),
+            "title": guide.title,
+            "text": guide.text,
+            "oled": list(guide.oled),
+            "progress": guide.progress,
+            "problem": guide.problem,
+            "note": self.note,
+            "side": self.side if self.step == "glyphs" else None,
+            "awaiting_number": self.awaiting_number,
+            "rolls": len(self.rolls),
+            "accuracy": (
+                {"before": self.dice_accuracy[0], "after": self.dice_accuracy[1]}
+                if self.dice_accuracy
+                else None
+            ),
+            "tray": [list(c) for c in self.profile.tray] if self.profile.tray else None,
+            "glyphs_missing": self.missing_glyphs(),
+        }
+
+    def current_picture(self) -> np.ndarray | None:
+        """The picture of the tile being calibrated now (the owner holds it), if taken."""
+        return self.pending
+
+
+def default_tuner() -> Tuner:
+    """The dice reader's own tuning, on the owner's labelled rolls."""
+    from companion.dice.tune import tune_profile
+
+    return tune_profile
+
+
+def _wrap(text: str, lines: int) -> list[str]:
+    out: list[str] = []
+    for word in text.split():
+        if out and len(out[-1]) + 1 + len(word) <= OLED_WIDTH:
+            out[-1] += " " + word
+        else:
+            out.append(word)
+    return out[:lines]
+
+
+def _read_image(path: Path) -> np.ndarray | None:
+    import cv2
+
+    return cv2.imread(str(path), cv2.IMREAD_COLOR)
+
+
+def _write_image(path: Path, image: np.ndarray) -> None:
+    import os
+
+    import cv2
+
+    ok, png = cv2.imencode(".png", image)
+    if not ok:
+        raise ValueError(f"could not encode {path.name}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(png.tobytes())
+    os.replace(tmp, path)
