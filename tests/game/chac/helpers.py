@@ -120,6 +120,9 @@ class Play:
         while self.state.phase == "actions":
             self.do("pass", self.state.actor())
 
+    def legal(self, seat: int | None) -> list[Command]:
+        return GAME.legal(self.state, seat)
+
     def view(self) -> dict[str, Any]:
         return GAME.public_view(self.state)
 
