@@ -1,0 +1,211 @@
+"""From pip candidates to die faces: group the pips of one face, fit the pip pattern,
+and check that a die's edge surrounds the pattern where a die's edge should be."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.dice.pips import Pips
+from companion.dice.profile import DiceParams, FaceParams
+from companion.dice.synth import PIP_LAYOUT, PIP_OFFSET
+
+# Pip layouts in units of the pip spacing (corner pips at (+-1, +-1)).
+TEMPLATES = {n: np.array(pts) / PIP_OFFSET for n, pts in PIP_LAYOUT.items()}
+_HALF_FACE = 0.5 / PIP_OFFSET  # the face's half-width in pip spacings
+
+
+@dataclass
+class Face:
+    face: int
+    pips: np.ndarray  # indices into Pips
+    centre: np.ndarray
+    spacing: float  # pixels per pip spacing (die edge ~ 3.7 spacings)
+    angle: float  # radians
+    residual: float  # pattern fit error in pip spacings
+    squash: float  # short/long axis of the fitted face (1 = seen square-on)
+    edge_score: float = 0.0
+    box: tuple[int, int, int, int] = (0, 0, 0, 0)
+    contrast: float = 0.0
+
+
+def _union_find_groups(n: int, pairs: list[tuple[int, int]]) -> list[np.ndarray]:
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, j in pairs:
+        ri, rj = root(i), root(j)
+        if ri != rj:
+            parent[ri] = rj
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(root(i), []).append(i)
+    return [np.array(g) for g in groups.values()]
+
+
+def _path_clear(bgr, pips: Pips, i: int, j: int, fp: FaceParams) -> bool:
+    """Is the straight path between two pips all face (no gap, seam or background)?"""
+    a, b = pips.xy[i], pips.xy[j]
+    d = float(np.hypot(*(b - a)))
+    t0 = 1.4 * pips.r[i] / d
+    t1 = 1 - 1.4 * pips.r[j] / d
+    if t1 <= t0:
+        return True
+    ts = np.linspace(t0, t1, max(2, int((t1 - t0) * d / 1.5)))
+    pts = a[None, :] + ts[:, None] * (b - a)[None, :]
+    px = np.round(pts[:, 0]).astype(int)
+    py = np.round(pts[:, 1]).astype(int)
+    face = (pips.face_bgr[i] + pips.face_bgr[j]) / 2
+    limit = min(fp.colour_tolerance, fp.path_tolerance * min(pips.contrast[i], pips.contrast[j]))
+    colour = np.linalg.norm(bgr[py, px].astype(np.float32) - face, axis=1)
+    return bool(colour.max() <= limit)
+
+
+def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
+    n = len(pips)
+    if n == 0:
+        return []
+    xy, r = pips.xy, pips.r
+    d = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
+    rmax = np.maximum(r[:, None], r[None, :])
+    rmin = np.minimum(r[:, None], r[None, :])
+    colour = np.linalg.norm(pips.face_bgr[:, None, :] - pips.face_bgr[None, :, :], axis=2)
+    pip_colour = np.linalg.norm(pips.pip_bgr[:, None, :] - pips.pip_bgr[None, :, :], axis=2)
+    elong = pips.elongation
+    flat = elong <= fp.max_pip_elongation  # longer pips lie on side faces seen edge-on
+    ok = (
+        flat[:, None]
+        & flat[None, :]
+        & (np.maximum.outer(elong, elong) <= 1.4 * np.minimum.outer(elong, elong))
+        & (d <= fp.link_distance * rmax)
+        & (rmax <= fp.radius_ratio * rmin)
+        & (colour <= fp.colour_tolerance)
+        & (pip_colour <= 2 * fp.colour_tolerance)
+    )
+    ii, jj = np.nonzero(np.triu(ok, 1))
+    pairs = [(i, j) for i, j in zip(ii, jj, strict=True) if _path_clear(bgr, pips, i, j, fp)]
+    return [g for g in _union_find_groups(n, pairs) if flat[g].all()]
+
+
+def _rot(a: float) -> np.ndarray:
+    return np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+
+
+def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | None:
+    """Fit the pattern of len(points) pips. Returns (residual, spacing, angle, squash, centre)
+    or None when the count has no pattern. Residual and squash use an affine fit when the
+    pattern has enough pips, so a face seen at an angle still fits."""
+    n = len(points)
+    if n not in TEMPLATES or n < 2:
+        return None
+    tpl = TEMPLATES[n]
+    centre = points.mean(axis=0)
+    rel = points - centre
+    far = int(np.argmax(np.hypot(rel[:, 0], rel[:, 1])))
+    spacing = float(np.hypot(*rel[far])) / math.sqrt(2)
+    if spacing < 1e-6:
+        return None
+    base = math.atan2(rel[far, 1], rel[far, 0]) - math.pi / 4
+    best = None
+    for k in range(4):
+        angle = base + k * math.pi / 2
+        pred = tpl @ (_rot(angle) * spacing).T
+        cost = np.hypot(*(pred[:, None, :] - rel[None, :, :]).transpose(2, 0, 1))
+        order = _assign(cost)
+        residual = float(cost[np.arange(n), order].max()) / spacing
+        if best is None or residual < best[0]:
+            best = (residual, angle, order)
+    residual, angle, order = best
+    squash = 1.0
+    if n >= 4:
+        src = np.hstack([tpl, np.ones((n, 1))])
+        sol, *_ = np.linalg.lstsq(src, points[order], rcond=None)
+        affine = sol[:2].T
+        sv = np.linalg.svd(affine, compute_uv=False)
+        squash = float(sv[1] / sv[0])
+        err = np.hypot(*(src @ sol - points[order]).T).max()
+        residual = min(residual, float(err) / math.sqrt(sv[0] * sv[1]))
+        spacing = float(math.sqrt(sv[0] * sv[1]))
+    return residual, spacing, angle, squash, centre
+
+
+def _assign(cost: np.ndarray) -> np.ndarray:
+    """Template point -> detected point, greedily by increasing distance (n <= 6)."""
+    n = cost.shape[0]
+    order = np.full(n, -1)
+    used = np.zeros(n, bool)
+    for flat in np.argsort(cost, axis=None):
+        i, j = divmod(int(flat), n)
+        if order[i] < 0 and not used[j]:
+            order[i] = j
+            used[j] = True
+    return order
+
+
+def _rays(bgr, centre, face_bgr, directions, start, stop, threshold):
+    """Distance along each ray where the colour first leaves the face colour (inf if never)."""
+    h, w = bgr.shape[:2]
+    steps = np.arange(start, stop, 1.0)
+    pts = centre[None, None, :] + steps[None, :, None] * directions[:, None, :]
+    px = np.round(pts[..., 0]).astype(int)
+    py = np.round(pts[..., 1]).astype(int)
+    inside = (px >= 0) & (py >= 0) & (px < w) & (py < h)
+    px, py = np.clip(px, 0, w - 1), np.clip(py, 0, h - 1)
+    dist = np.linalg.norm(bgr[py, px].astype(np.float32) - face_bgr, axis=2)
+    away = (dist > threshold) | ~inside
+    hit = away.argmax(axis=1)
+    return np.where(away.any(axis=1), steps[hit], np.inf)
+
+
+_AXES = np.array([[1, 0], [0, 1], [-1, 0], [0, -1]], float)
+_DIAG = np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], float) / math.sqrt(2)
+_EIGHT = np.vstack([_AXES, _DIAG])
+
+
+def measure_edges(bgr, face: Face, pips: Pips, dp: DiceParams) -> None:
+    """Find the die's edge around a face: sets `edge_score` (share of rays that meet the
+    edge where the pattern says it is) and `box`."""
+    idx = face.pips
+    face_bgr = np.median(pips.face_bgr[idx], axis=0)
+    contrast = float(np.median(pips.contrast[idx]))
+    threshold = max(14.0, dp.edge_tolerance * contrast)
+    if face.face == 1:
+        r = float(pips.r[idx[0]])
+        lo, hi = dp.one_pip_size
+        dirs = _EIGHT
+        dist = _rays(bgr, face.centre, face_bgr, dirs, 1.6 * r + 1, hi * r + 2, threshold)
+        good = (dist >= lo * r) & np.isfinite(dist)
+        finite = dist[np.isfinite(dist)]
+        if len(finite) >= 6 and finite.max() > 2.2 * finite.min():
+            good &= False
+    else:
+        s = face.spacing
+        rot = _rot(face.angle)
+        half = _HALF_FACE * s
+        axes = _AXES @ rot.T
+        diag = _DIAG @ rot.T
+        d_axes = _rays(bgr, face.centre, face_bgr, axes, 1.45 * s, 1.6 * half + 2, threshold)
+        d_diag = _rays(bgr, face.centre, face_bgr, diag, 1.85 * s, 1.6 * half * 1.3 + 2, threshold)
+        good = np.concatenate(
+            [
+                (d_axes >= 0.7 * half) & np.isfinite(d_axes),
+                (d_diag >= 0.85 * half) & np.isfinite(d_diag),
+            ]
+        )
+        dirs = np.vstack([axes, diag])
+        dist = np.concatenate([d_axes, d_diag])
+    face.edge_score = float(good.mean())
+    face.contrast = contrast
+    fallback = float(np.median(dist[good])) if good.any() else 3.0 * float(pips.r[idx].max())
+    reach = np.where(np.isfinite(dist), dist, fallback)
+    pts = face.centre[None, :] + reach[:, None] * dirs
+    x1, y1 = pts.min(axis=0)
+    x2, y2 = pts.max(axis=0)
+    face.box = (int(x1), int(y1), math.ceil(x2), math.ceil(y2))

@@ -1,0 +1,211 @@
+"""Dice reader profile: every tunable number of the reader, loaded from TOML and checked.
+
+A profile file has one table per stage (`[pips]`, `[faces]`, `[dice]`, `[scene]`, `[settle]`).
+Keys left out keep their defaults; an unknown key, a wrong type or a value out of range is an
+error that names the file, the key and what is allowed.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import ClassVar
+
+DEFAULT_PATH = Path(__file__).resolve().parents[2] / "calibration" / "profiles" / "default.toml"
+
+
+class ProfileError(ValueError):
+    """A profile file that cannot be used; the message says which key and why."""
+
+
+def _num(lo: float, hi: float, doc: str, integer: bool = False) -> dict:
+    return {"lo": lo, "hi": hi, "doc": doc, "integer": integer}
+
+
+@dataclass(frozen=True)
+class PipParams:
+    kernel: int = 21
+    threshold: float = 28.0
+    levels: int = 3
+    min_area: int = 5
+    max_area: int = 350
+    min_fill: float = 0.45
+    max_aspect: float = 3.5
+    min_ring_contrast: float = 40.0
+    ring_scale: float = 2.0
+
+    limits: ClassVar[dict] = {
+        "kernel": _num(5, 61, "square structuring element, wider than the largest pip (px)", True),
+        "threshold": _num(1, 200, "top-hat response that starts a pip candidate"),
+        "levels": _num(1, 5, "thresholds tried, each twice the last", True),
+        "min_area": _num(1, 1000, "smallest pip area (px)", True),
+        "max_area": _num(4, 5000, "largest pip area (px)", True),
+        "min_fill": _num(0.05, 1, "pip area / bounding-box area"),
+        "max_aspect": _num(1, 10, "longest/shortest side of a pip's box"),
+        "min_ring_contrast": _num(0, 255, "pip vs the face around it, colour distance"),
+        "ring_scale": _num(1.2, 4, "radius of the face sample ring, in pip radii"),
+    }
+
+
+@dataclass(frozen=True)
+class FaceParams:
+    link_distance: float = 10.0
+    radius_ratio: float = 1.5
+    colour_tolerance: float = 60.0
+    path_tolerance: float = 0.35
+    max_residual: float = 0.34
+    max_pip_elongation: float = 1.55
+
+    limits: ClassVar[dict] = {
+        "link_distance": _num(2, 30, "farthest two pips of one face, in pip radii"),
+        "radius_ratio": _num(1, 4, "largest/smallest pip radius on one face"),
+        "colour_tolerance": _num(1, 255, "face colour difference between pips of one face"),
+        "path_tolerance": _num(0.05, 1, "share of the pip contrast a path between pips may dip"),
+        "max_residual": _num(0.05, 1, "pattern fit error, in pip spacings"),
+        "max_pip_elongation": _num(1, 5, "pips longer than this are on a side face"),
+    }
+
+
+@dataclass(frozen=True)
+class DiceParams:
+    edge_tolerance: float = 0.22
+    min_edge_score: float = 0.6
+    one_pip_size: tuple[float, float] = (2.2, 8.0)
+    confidence_threshold: float = 0.5
+    cocked_squash: float = 0.72
+    max_dice: int = 25
+    overlap: float = 0.85
+
+    limits: ClassVar[dict] = {
+        "edge_tolerance": _num(0.05, 1, "share of the pip contrast that marks the die's edge"),
+        "min_edge_score": _num(0, 1, "share of rays that must find the die's edge in place"),
+        "one_pip_size": _num(1, 20, "a lone pip's die edge lies this far out, in pip radii"),
+        "confidence_threshold": _num(0, 1, "dice below this confidence are flagged uncertain"),
+        "cocked_squash": _num(0.3, 1, "top face squashed below this ratio: a cocked die"),
+        "max_dice": _num(1, 100, "more dice than this is not a roll", True),
+        "overlap": _num(0.1, 2, "faces closer than this (in die edges) are one die's faces"),
+    }
+
+
+@dataclass(frozen=True)
+class SceneParams:
+    hand_area: float = 0.04
+    hand_colour_distance: float = 40.0
+
+    limits: ClassVar[dict] = {
+        "hand_area": _num(0.001, 1, "skin-coloured share of the frame that means a hand"),
+        "hand_colour_distance": _num(1, 255, "skin must differ this much from the tray"),
+    }
+
+
+@dataclass(frozen=True)
+class SettleParams:
+    motion_threshold: float = 12.0
+    moving_fraction: float = 0.002
+    still_frames: int = 4
+
+    limits: ClassVar[dict] = {
+        "motion_threshold": _num(1, 255, "brightness change that counts as motion"),
+        "moving_fraction": _num(0, 1, "share of moving pixels that means dice are moving"),
+        "still_frames": _num(1, 100, "still frames in a row before a reading", True),
+    }
+
+
+@dataclass(frozen=True)
+class Profile:
+    pips: PipParams = field(default_factory=PipParams)
+    faces: FaceParams = field(default_factory=FaceParams)
+    dice: DiceParams = field(default_factory=DiceParams)
+    scene: SceneParams = field(default_factory=SceneParams)
+    settle: SettleParams = field(default_factory=SettleParams)
+    name: str = "default"
+
+    def to_toml(self) -> str:
+        """The profile as TOML that `load` reads back to an equal profile."""
+        lines = [f'name = "{self.name}"']
+        for section in _SECTIONS:
+            params = getattr(self, section)
+            lines += ["", f"[{section}]"]
+            for f in fields(params):
+                value = getattr(params, f.name)
+                lines.append(f"# {type(params).limits[f.name]['doc']}")
+                if isinstance(value, tuple):
+                    lines.append(f"{f.name} = [{', '.join(_fmt(v) for v in value)}]")
+                else:
+                    lines.append(f"{f.name} = {_fmt(value)}")
+        return "\n".join(lines) + "\n"
+
+
+_SECTIONS = ("pips", "faces", "dice", "scene", "settle")
+
+
+def _fmt(value: float) -> str:
+    return str(value) if isinstance(value, int) else repr(round(float(value), 4))
+
+
+def _check_value(where: str, value, default, limit: dict):
+    if isinstance(default, tuple):
+        if not isinstance(value, list) or len(value) != len(default):
+            raise ProfileError(f"{where}: expected a list of {len(default)} numbers")
+        return tuple(_check_value(where, v, default[0], limit) for v in value)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ProfileError(f"{where}: expected a number, got {value!r}")
+    if limit["integer"] and not isinstance(value, int):
+        raise ProfileError(f"{where}: expected a whole number, got {value!r}")
+    if not limit["lo"] <= value <= limit["hi"]:
+        raise ProfileError(f"{where}: {value} is outside {limit['lo']}..{limit['hi']}")
+    return value if limit["integer"] else float(value)
+
+
+def from_dict(data: dict, source: str = "profile") -> Profile:
+    """Build a checked profile from parsed TOML; missing keys keep their defaults."""
+    profile = Profile()
+    for key, value in data.items():
+        if key == "name":
+            if not isinstance(value, str):
+                raise ProfileError(f"{source}: name must be a string")
+            profile = replace(profile, name=value)
+            continue
+        if key not in _SECTIONS:
+            raise ProfileError(
+                f"{source}: unknown section [{key}]; sections are {', '.join(_SECTIONS)}"
+            )
+        if not isinstance(value, dict):
+            raise ProfileError(f"{source}: [{key}] must be a table")
+        params = getattr(profile, key)
+        known = {f.name for f in fields(params)}
+        changes = {}
+        for name, raw in value.items():
+            if name not in known:
+                raise ProfileError(
+                    f"{source}: unknown key {key}.{name}; known keys: {', '.join(sorted(known))}"
+                )
+            changes[name] = _check_value(
+                f"{source}: {key}.{name}", raw, getattr(params, name), type(params).limits[name]
+            )
+        profile = replace(profile, **{key: replace(params, **changes)})
+    if profile.pips.min_area >= profile.pips.max_area:
+        raise ProfileError(f"{source}: pips.min_area must be below pips.max_area")
+    lo, hi = profile.dice.one_pip_size
+    if lo >= hi:
+        raise ProfileError(f"{source}: dice.one_pip_size must be [low, high] with low < high")
+    return profile
+
+
+def load(path: str | Path | None = None) -> Profile:
+    """Read and check a profile file (the default profile when `path` is None)."""
+    path = Path(path) if path is not None else DEFAULT_PATH
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ProfileError(f"cannot read dice profile {path}: {exc.strerror or exc}") from exc
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(f"{path}: not valid TOML: {exc}") from exc
+    return from_dict(data, str(path))
+
+
+def save(profile: Profile, path: str | Path) -> None:
+    Path(path).write_text(profile.to_toml(), encoding="utf-8")

@@ -1,0 +1,179 @@
+"""Read the dice in one camera frame: `read(frame, profile, expected=None) -> Reading`.
+
+The pipeline is classical and cheap enough for a Raspberry Pi 4:
+1. pip candidates: black/white top-hat of each colour channel (pips.py);
+2. pips whose face colour matches and whose connecting path stays on the face are grouped,
+   and each group must fit a die's pip pattern (faces.py);
+3. the die's edge must lie around the pattern where the pattern puts it; pips on the side
+   faces seen in oblique views are squashed and are left out;
+4. anything doubtful is flagged, never silently dropped or guessed: a group that fits no
+   pattern, a cocked die, a count other than the one the table asked for.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from companion.dice import faces as facefit
+from companion.dice import pips as pipfind
+from companion.dice.profile import Profile
+from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK, UNCERTAIN, Die, Reading
+
+ONE_PIP_RADIUS = 0.12  # a lone pip's radius, in die edges (it is often bigger)
+
+
+@lru_cache(maxsize=1)
+def default_profile() -> Profile:
+    from companion.dice.profile import load
+
+    return load()
+
+
+def _split_in_two(points: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """2-means on pip positions, seeded by the farthest pair: two dice linked as one."""
+    d = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+    i, j = np.unravel_index(int(np.argmax(d)), d.shape)
+    centres = points[[i, j]].astype(float)
+    for _ in range(8):
+        near = np.hypot(*(points[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
+        label = near.argmin(axis=1)
+        if label.min() == label.max():
+            return None
+        centres = np.array([points[label == k].mean(axis=0) for k in (0, 1)])
+    return np.flatnonzero(label == 0), np.flatnonzero(label == 1)
+
+
+def _face_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
+    n = len(idx)
+    if n == 1:
+        r = float(pips.r[idx[0]])
+        return facefit.Face(
+            face=1,
+            pips=idx,
+            centre=pips.xy[idx[0]].astype(float),
+            spacing=r / ONE_PIP_RADIUS * facefit.PIP_OFFSET,
+            angle=0.0,
+            residual=0.0,
+            squash=1.0 / float(pips.elongation[idx[0]]),
+        )
+    result = facefit.fit(pips.xy[idx])
+    if result is None:
+        return None
+    residual, spacing, angle, squash, centre = result
+    if residual > profile.faces.max_residual:
+        return None
+    if n <= 3:
+        squash = 1.0 / float(np.median(pips.elongation[idx]))
+    return facefit.Face(n, idx, centre, spacing, angle, residual, squash)
+
+
+def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> list:
+    """The faces one group of pips makes: one face, two touching faces, or an unreadable
+    cluster (returned as the index array itself)."""
+    if np.median(pips.elongation[idx]) > profile.faces.max_pip_elongation:
+        return []  # a side face seen at a grazing angle, not a top face
+    face = _face_of(idx, pips, profile)
+    if face is not None:
+        return [face]
+    if len(idx) >= 3:
+        halves = _split_in_two(pips.xy[idx])
+        if halves is not None:
+            parts = [_face_of(idx[h], pips, profile) for h in halves]
+            if all(p is not None for p in parts):
+                return parts
+    return [idx]
+
+
+def _confidence(face: facefit.Face, profile: Profile) -> float:
+    fit = max(0.0, 1.0 - face.residual / profile.faces.max_residual)
+    if face.face <= 2:
+        fit = 0.8  # one or two pips always fit: the edge check carries the weight
+    return float(face.edge_score * (0.6 + 0.4 * fit))
+
+
+def _size(face: facefit.Face) -> float:
+    """The die's edge length implied by its pips."""
+    return face.spacing / facefit.PIP_OFFSET
+
+
+def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None = None) -> Reading:
+    """Read the dice in a BGR frame. `expected` is how many dice the table asked for."""
+    from companion.dice.scene import hand_in_view
+
+    profile = profile or default_profile()
+    if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
+        raise ValueError("a frame is an H x W x 3 BGR image")
+    if hand_in_view(frame, profile.scene):
+        return Reading(status=HAND, expected=expected, problems=("a hand is in the tray",))
+    pips = pipfind.find(frame, profile.pips)
+    groups = facefit.group(frame, pips, profile.faces)
+    found: list[facefit.Face] = []
+    candidates: list[facefit.Face] = []
+    unreadable: list[np.ndarray] = []
+    for idx in groups:
+        for item in _faces_of_group(idx, pips, profile):
+            if isinstance(item, facefit.Face):
+                facefit.measure_edges(frame, item, pips, profile.dice)
+                candidates.append(item)
+                if item.edge_score >= profile.dice.min_edge_score:
+                    found.append(item)
+            elif len(item) >= 4:
+                unreadable.append(item)
+    # Where two faces overlap, they are one die's top face and a side face (oblique views):
+    # keep the top, whose pips are the roundest.
+    found.sort(key=lambda f: (float(np.median(pips.elongation[f.pips])), -_confidence(f, profile)))
+    kept: list[facefit.Face] = []
+    for f in found:
+        if all(
+            math.dist(f.centre, k.centre) > profile.dice.overlap * max(_size(f), _size(k))
+            for k in kept
+        ):
+            kept.append(f)
+    squashes = [f.squash for f in kept if f.face >= 2]
+    reference = float(np.median(squashes)) if len(squashes) >= 3 else 1.0
+    dice: list[Die] = []
+    for f in kept:
+        conf = _confidence(f, profile)
+        x1, y1, x2, y2 = f.box
+        centre = (float(f.centre[0]), float(f.centre[1]))
+        if f.squash < profile.dice.cocked_squash * min(1.0, reference):
+            dice.append(Die(None, f.box, centre, conf, (COCKED,)))
+        elif conf < profile.dice.confidence_threshold:
+            dice.append(Die(f.face, f.box, centre, conf, (UNCERTAIN,)))
+        else:
+            dice.append(Die(f.face, f.box, centre, conf))
+    for idx in unreadable:
+        pts = pips.xy[idx]
+        (x1, y1), (x2, y2) = pts.min(axis=0), pts.max(axis=0)
+        box = (int(x1), int(y1), math.ceil(x2), math.ceil(y2))
+        centre = (float(pts[:, 0].mean()), float(pts[:, 1].mean()))
+        if all(
+            not (k.box[0] <= centre[0] <= k.box[2] and k.box[1] <= centre[1] <= k.box[3])
+            for k in kept
+        ):
+            dice.append(Die(None, box, centre, 0.0, (UNCERTAIN,)))
+    dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
+    reading = _verdict(dice, expected, profile)
+    # What was looked at, for annotated images and tuning.
+    reading.extras.update(pips=pips, groups=groups, candidates=candidates)
+    return reading
+
+
+def _verdict(dice: list[Die], expected: int | None, profile: Profile) -> Reading:
+    problems = []
+    if expected is not None and len(dice) != expected:
+        problems.append(f"asked for {expected} dice, saw {len(dice)}")
+    if len(dice) > profile.dice.max_dice:
+        problems.append(f"{len(dice)} dice is more than a roll ({profile.dice.max_dice})")
+    cocked = sum(COCKED in d.flags for d in dice)
+    uncertain = sum(UNCERTAIN in d.flags for d in dice)
+    if cocked:
+        problems.append(f"{cocked} cocked {'die' if cocked == 1 else 'dice'}: reroll")
+    if uncertain:
+        problems.append(f"{uncertain} {'die' if uncertain == 1 else 'dice'} not read for sure")
+    if not dice:
+        return Reading((), EMPTY, tuple(problems), expected)
+    return Reading(tuple(dice), CHECK if problems else OK, tuple(problems), expected)

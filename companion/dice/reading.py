@@ -1,0 +1,72 @@
+"""What the dice reader reports: dice with faces, positions, confidence and flags."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+UNCERTAIN = "uncertain"  # the face is a best guess a person should check
+COCKED = "cocked"  # the die leans (against the tray wall): reroll it, no face is read
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die: its top `face` (None when it cannot be told), box (x1, y1, x2, y2) and centre
+    in frame pixels, a confidence 0-1 and flags (`UNCERTAIN`, `COCKED`)."""
+
+    face: int | None
+    box: tuple[int, int, int, int]
+    centre: tuple[float, float]
+    confidence: float
+    flags: tuple[str, ...] = ()
+
+    @property
+    def flagged(self) -> bool:
+        return bool(self.flags)
+
+    def to_json(self) -> dict:
+        return {
+            "face": self.face,
+            "box": list(self.box),
+            "centre": [round(self.centre[0], 1), round(self.centre[1], 1)],
+            "confidence": round(self.confidence, 3),
+            "flags": list(self.flags),
+        }
+
+
+# Reading.status values
+OK = "ok"  # every die read with confidence, and the count is the one asked for
+CHECK = "check"  # dice were read but something needs a look: see `problems`
+EMPTY = "empty"  # no dice in view: no reading
+HAND = "hand"  # a hand is in the tray: no reading
+
+
+@dataclass(frozen=True)
+class Reading:
+    dice: tuple[Die, ...] = ()
+    status: str = EMPTY
+    problems: tuple[str, ...] = ()
+    expected: int | None = None
+    extras: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == OK
+
+    @property
+    def is_reading(self) -> bool:
+        """False for an empty tray or a hand in view: nothing to report to the table."""
+        return self.status in (OK, CHECK)
+
+    @property
+    def values(self) -> list[int]:
+        """Faces of the dice that have one, sorted (cocked dice have none)."""
+        return sorted(d.face for d in self.dice if d.face is not None)
+
+    def to_json(self) -> dict:
+        return {
+            "status": self.status,
+            "values": self.values,
+            "expected": self.expected,
+            "problems": list(self.problems),
+            "dice": [d.to_json() for d in self.dice],
+        }

@@ -1,0 +1,28 @@
+"""Whole-frame checks that come before reading dice: is a hand in the tray?"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.dice.profile import SceneParams
+
+_SHRINK = 4  # skin is found on a quarter-size frame: a hand is big
+
+
+def hand_in_view(bgr: np.ndarray, p: SceneParams) -> bool:
+    """A hand: one skin-coloured region, unlike the tray, covering `hand_area` of the frame.
+    Skin-coloured wood is not a hand: skin must also differ from the frame's dominant colour."""
+    small = cv2.resize(
+        bgr, (bgr.shape[1] // _SHRINK, bgr.shape[0] // _SHRINK), interpolation=cv2.INTER_AREA
+    )
+    ycc = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
+    skin = cv2.inRange(ycc, (40, 136, 77), (250, 180, 127))
+    tray = np.median(small.reshape(-1, 3), axis=0)
+    unlike_tray = np.linalg.norm(small.astype(np.float32) - tray, axis=2) > p.hand_colour_distance
+    mask = (skin > 0) & unlike_tray
+    if mask.mean() < p.hand_area:
+        return False
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    largest = stats[1:, cv2.CC_STAT_AREA].max() if n > 1 else 0
+    return bool(largest >= p.hand_area * mask.size)

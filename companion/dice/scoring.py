@@ -1,0 +1,138 @@
+"""Score the reader on labelled images: per-die accuracy, exact images, flags, speed.
+
+A labelled set is a folder with `images/` and `labels.jsonl`, one JSON object per line:
+`{"image": "images/x.jpg", "dice": [{"value": 3, "box": [x1, y1, x2, y2]}, ...]}`.
+The table always says how many dice it asked for, so each image is read with
+`expected = number of labelled dice`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from companion.dice.profile import Profile
+from companion.dice.reading import Reading
+
+
+class LabelError(ValueError):
+    """A labelled set that cannot be used; the message says which file and line."""
+
+
+@dataclass(frozen=True)
+class Sample:
+    name: str
+    faces: tuple[int, ...]
+    path: Path | None = None
+    frame: np.ndarray | None = field(default=None, compare=False, repr=False)
+
+    def load(self) -> np.ndarray:
+        if self.frame is not None:
+            return self.frame
+        import cv2
+
+        img = cv2.imread(str(self.path), cv2.IMREAD_COLOR)
+        if img is None:
+            raise LabelError(f"cannot read image {self.path}")
+        return img
+
+
+def load_set(folder: str | Path) -> list[Sample]:
+    folder = Path(folder)
+    labels = folder / "labels.jsonl"
+    if not labels.is_file():
+        raise LabelError(f"{folder}: no labels.jsonl (a set is images/ plus labels.jsonl)")
+    samples = []
+    for n, line in enumerate(labels.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+            faces = tuple(int(d["value"]) for d in obj["dice"])
+            image = folder / obj["image"]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise LabelError(f"{labels}:{n}: not a label line ({exc})") from exc
+        if any(f not in range(1, 7) for f in faces):
+            raise LabelError(f"{labels}:{n}: die values must be 1-6")
+        samples.append(Sample(obj["image"], faces, image))
+    if not samples:
+        raise LabelError(f"{labels}: no labelled images")
+    return samples
+
+
+def synthetic_set(count: int, seed: int = 0, max_dice: int = 8) -> Iterator[Sample]:
+    """Rendered trays, made as they are scored (so a thousand need no memory)."""
+    from companion.dice import synth
+
+    rng = np.random.default_rng(seed)
+    for i in range(count):
+        faces = [int(f) for f in rng.integers(1, 7, int(rng.integers(1, max_dice + 1)))]
+        scene = synth.random_scene(faces, rng, touching=bool(rng.random() < 0.3))
+        yield Sample(f"synthetic-{i:04d}", tuple(faces), frame=synth.render(scene, rng))
+
+
+@dataclass
+class Score:
+    set: str
+    images: int = 0
+    dice: int = 0
+    correct: int = 0
+    exact: int = 0
+    flagged: int = 0
+    confident_errors: int = 0
+    ms: list[float] = field(default_factory=list)
+    failures: list[dict] = field(default_factory=list)
+
+    def add(self, sample: Sample, reading: Reading, ms: float) -> None:
+        truth = Counter(sample.faces)
+        read = Counter(reading.values)
+        self.images += 1
+        self.dice += len(sample.faces)
+        self.correct += sum((truth & read).values())
+        self.exact += int(truth == read and len(reading.dice) == len(sample.faces))
+        self.ms.append(ms)
+        if reading.ok:
+            # Trusted reading: every die it got wrong is a confident error.
+            confident = Counter(d.face for d in reading.dice if not d.flagged)
+            self.confident_errors += sum((confident - truth).values())
+            self.flagged += sum(d.flagged for d in reading.dice)
+        else:
+            # The table is told to look: every die of the roll counts as flagged.
+            self.flagged += len(sample.faces)
+        if truth != read or not reading.ok:
+            self.failures.append(
+                {"image": sample.name, "truth": sorted(sample.faces), **reading.to_json()}
+            )
+
+    def summary(self) -> dict:
+        ms = np.array(self.ms) if self.ms else np.zeros(1)
+        dice = max(self.dice, 1)
+        return {
+            "set": self.set,
+            "images": self.images,
+            "dice": self.dice,
+            "per_die_accuracy": round(self.correct / dice, 4),
+            "exact_image_rate": round(self.exact / max(self.images, 1), 4),
+            "uncertain_rate": round(self.flagged / dice, 4),
+            "confident_error_rate": round(self.confident_errors / dice, 4),
+            "ms_p50": round(float(np.percentile(ms, 50)), 2),
+            "ms_p95": round(float(np.percentile(ms, 95)), 2),
+        }
+
+
+def score(name: str, samples: Iterable[Sample], profile: Profile) -> Score:
+    from companion.dice.reader import read
+
+    result = Score(name)
+    for sample in samples:
+        frame = sample.load()
+        t0 = time.perf_counter()
+        reading = read(frame, profile, expected=len(sample.faces))
+        result.add(sample, reading, (time.perf_counter() - t0) * 1000)
+    return result
