@@ -1,0 +1,78 @@
+"""Live updates: every open page gets the new view after a command, and streams end on stop."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+from webplay import host_client, seat_client, start_game
+
+from companion.game.protocol import Command
+
+
+def events(response):
+    """Parse an SSE body as (event, data) pairs, lazily."""
+    buffer = ""
+    for chunk in response.response:
+        buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+        while "\n\n" in buffer:
+            block, buffer = buffer.split("\n\n", 1)
+            fields = dict(
+                line.split(": ", 1)
+                for line in block.splitlines()
+                if ": " in line and line[0] != ":"
+            )
+            if "event" in fields:
+                yield fields["event"], json.loads(fields["data"])
+
+
+def test_stream_sends_the_current_view_then_each_change(app, host, table):
+    start_game(host)
+    response = app.test_client().get("/api/table/stream", buffered=False)
+    assert response.mimetype == "text/event-stream"
+    stream = events(response)
+    kind, first = next(stream)
+    assert kind == "view" and first["version"] == table.version
+    choice = table.legal(0)[0]
+    started = time.perf_counter()
+    threading.Timer(0.05, lambda: table.submit(choice)).start()
+    kind, second = next(stream)
+    elapsed = time.perf_counter() - started - 0.05
+    assert kind == "view" and second["version"] > first["version"]
+    assert second["view"]["seats"][0]["chosen"] is True
+    assert elapsed < 0.1
+    response.close()
+
+
+def test_seat_stream_carries_only_that_seats_view(app, host, table):
+    start_game(host)
+    ana = next(events(seat_client(app, 0).get("/api/seat/stream", buffered=False)))[1]
+    ben = next(events(seat_client(app, 1).get("/api/seat/stream", buffered=False)))[1]
+    assert ana["view"]["you"]["seat"] == 0 and ben["view"]["you"]["seat"] == 1
+    assert ana["view"]["you"]["dealt"] != ben["view"]["you"]["dealt"]
+    assert app.test_client().get("/api/seat/stream").status_code == 403
+    assert app.test_client().get("/api/host/stream").status_code == 403
+
+
+def test_closing_the_broadcaster_ends_every_stream(app, host, web):
+    start_game(host)
+    streams = [events(app.test_client().get("/api/table/stream", buffered=False)) for _ in range(3)]
+    streams.append(events(host_client(app).get("/api/host/stream", buffered=False)))
+    for stream in streams:
+        assert next(stream)[0] == "view"
+    assert web.broadcaster.count == 4
+    web.broadcaster.close()
+    for stream in streams:
+        assert [kind for kind, _ in stream] == ["bye"]
+    assert web.broadcaster.count == 0
+
+
+def test_a_slow_page_catches_up_with_the_newest_view_at_once(app, host, table):
+    start_game(host)
+    stream = events(app.test_client().get("/api/table/stream", buffered=False))
+    next(stream)
+    for seat in range(3):  # three changes while the page is not reading
+        assert table.submit(Command.from_json(table.legal(seat)[0].to_json())).ok
+    _, view = next(stream)
+    assert view["version"] == table.version
