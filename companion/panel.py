@@ -160,6 +160,7 @@ class Panel:
             button, kind = event.button, event.kind
             if kind == "long" and button == "BACK":
                 self._close_all()
+                self._notices.clear()  # what they said is being taken back
                 self._outcome(self.table.undo(), done="Undone")
                 return True
             if self._peek_until is not None:
@@ -490,7 +491,9 @@ class Panel:
             if done:
                 self._notify(common.notice(done))
             return True
-        self._notify(common.notice("Not possible", outcome.reason))
+        # A refusal answers the button just pressed: show it before anything queued.
+        self._notices.appendleft(common.notice("Not possible", outcome.reason))
+        self._notice_until = self._clock() + self.notice_s
         return False
 
     def _pending(self) -> Any:

@@ -53,8 +53,8 @@ class Screen:
 
     @property
     def text(self) -> str:
-        """Everything written, in drawing order, one line per text."""
-        return "\n".join(t.text for t in self.texts)
+        """Everything written, in drawing order, joined by spaces (wrapped lines read on)."""
+        return " ".join(t.text for t in self.texts)
 
     def find(self, fragment: str, whole: bool = False) -> Text | None:
         """The first text containing `fragment` (or equal to it, with `whole`)."""

@@ -169,6 +169,5 @@ def notice(title: str, *lines: str, big: str = "") -> Screen:
     for line in lines:
         if y > HEIGHT - 10:
             break
-        canvas.text((2, y), line, SMALL)
-        y += 12
+        y = canvas.paragraph(y, line, SMALL)
     return canvas.done()

@@ -1,0 +1,246 @@
+"""A whole round without phones: gpiozero MockFactory buttons, luma's dummy OLED, the simulated
+camera and the real dice reader, the real Table. Every step checks what the OLED shows."""
+
+from __future__ import annotations
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.panel import Panel
+from companion.rolls import RollWatcher, tray_watcher
+from companion.table import Table
+from hardware.buttons import ButtonPanel
+from hardware.camera import SimCamera
+from hardware.display import dummy_display
+
+
+class Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+class Rig:
+    """The table's hardware, all fakes that behave like the real parts."""
+
+    def __init__(self, tmp_path, camera_seed=0):
+        self.clock = Clock()
+        self.factory = MockFactory()
+        self.buttons = ButtonPanel(pin_factory=self.factory, clock=self.clock)
+        self.display = dummy_display(clock=self.clock)
+        self.table = Table.open(tmp_path / "companion.db")
+        self.rolls = RollWatcher(self.table, tray_watcher(), auto_submit=False)
+        self.panel = Panel(self.table, rolls=self.rolls, clock=self.clock)
+        self.camera = SimCamera(seed=camera_seed, fps=15, hand_chance=0)
+        self.camera.open()
+        for _ in range(3):
+            self.rolls.on_frame(self.camera.read())
+
+    def close(self):
+        self.buttons.close()
+        self.table.close()
+        self.factory.reset()
+
+    def _deliver(self):
+        while (event := self.buttons.next_event(timeout=0)) is not None:
+            self.panel.handle(event)
+        self.refresh()
+
+    def refresh(self):
+        self.panel.tick()
+        self.display.show(self.panel.render())
+
+    def press(self, name, hold=False):
+        pin = self.buttons.pin(name)
+        self.clock.now += 0.1
+        pin.drive_low()
+        if hold:
+            self.clock.now += 1.1
+        else:
+            self.clock.now += 0.08
+        self._deliver()
+        pin.drive_high()
+        self._deliver()
+        return self.shown()
+
+    def hold(self, name):
+        """Press and keep holding; returns the screen while held and a function to let go."""
+        pin = self.buttons.pin(name)
+        self.clock.now += 0.1
+        pin.drive_low()
+        self.clock.now += 1.1
+        self._deliver()
+
+        def let_go():
+            pin.drive_high()
+            self._deliver()
+            return self.shown()
+
+        return self.shown(), let_go
+
+    def wait(self, seconds):
+        self.clock.now += seconds
+        self.refresh()
+        return self.shown()
+
+    def shown(self):
+        """The screen model, checked against what the dummy OLED really holds."""
+        screen = self.panel.screen()
+        assert self.display.device.image.tobytes() == screen.image.tobytes()
+        return screen
+
+    def throw(self, faces):
+        self.camera.throw(faces)
+        for _ in range(45):
+            self.rolls.on_frame(self.camera.read())
+            if self.rolls.pending is not None:
+                break
+        self.refresh()
+        return self.shown()
+
+    def choose(self, label):
+        """Open the menu and pick the item `label` with DOWN presses, then OK."""
+        screen = self.press("MENU")
+        assert screen.name == "menu", screen.text
+        for _ in range(12):
+            chosen = next((t.text for t in screen.texts if t.inverted and t.size > 12), None)
+            if chosen == label:
+                return self.press("OK")
+            screen = self.press("DOWN")
+        raise AssertionError(f"{label!r} is not in the menu: {screen.text}")
+
+
+@pytest.fixture
+def rig(tmp_path):
+    rig = Rig(tmp_path)
+    rig.table.new_game("chac", {}, ["Ana", "Ben"], seed=7)
+    rig.refresh()
+    yield rig
+    rig.close()
+
+
+def adventurer(rig, seat):
+    return rig.table.public_view()["seats"][seat]["adventurer"]
+
+
+def test_a_full_round_played_with_the_buttons_and_the_oled(rig):
+    """CHAC-ACT-1/2, CHAC-WALL-2, CHAC-BOUL-1, CHAC-PASS-1 through the panel alone."""
+    # Setup: each player picks the first adventurer, the host picks the dicekeeper.
+    screen = rig.shown()
+    assert "Ana: choose your first adventurer" in screen.text
+    dealt = rig.table.seat_view(0)["you"]["dealt"]
+    screen = rig.choose(dealt[0])
+    assert "Ben: choose your first adventurer" in screen.text
+    rig.choose(rig.table.seat_view(1)["you"]["dealt"][0])
+    screen = rig.choose("Ana keeps dice")
+    assert screen.name == "roll" and "Roll 5 dice" in screen.text and "Dice: Ana" in screen.text
+    assert "Round 1" in screen.text
+
+    # The camera reads the throw; the reading waits for OK.
+    screen = rig.throw([3, 5, 1, 6, 2])
+    assert screen.name == "dice" and "Dice read" in screen.text and "5/5" in screen.text
+    assert sorted(int(t.text) for t in screen.texts if t.size == 22) == [1, 2, 3, 5, 6]
+    screen = rig.press("OK")
+    first, second = adventurer(rig, 0)["first_name"], adventurer(rig, 1)["first_name"]
+    # Load level 2: the dice 2, 3, 5, 6 each give an action.
+    assert screen.name == "status" and screen.find(first) and screen.find("4", whole=True)
+    assert "Round 1 · Actions" in screen.text
+
+    # The dicekeeper's adventurer moves into the walls room, deciphers, peeks, ends the turn.
+    screen = rig.choose("Move to Z1")
+    # The menu stays open for the next action, counting down the actions left.
+    assert screen.name == "menu" and "3 left" in screen.text
+    assert adventurer(rig, 0)["space"] == "Z1"
+    screen = rig.choose("Decipher")
+    assert screen.name == "peek-warning" and f"Only {first}!" in screen.text
+    peeking, let_go = rig.hold("MENU")
+    assert peeking.name == "peek" and peeking.find("5", whole=True)
+    zone1_trap = rig.table.seat_view(0)["you"]["decipher"]["number"]
+    assert f"Turn tile {zone1_trap}" in peeking.text  # no glyph pictures yet: CHAC-GLYPH-2
+    assert rig.wait(2.0).find("3", whole=True)  # counting down while held
+    screen = rig.wait(3.1)
+    assert screen.name == "status"  # five seconds are up even though the button is held
+    let_go()
+    screen = rig.choose("End turn")
+    assert screen.find(second) and screen.find("4", whole=True)
+
+    # The second player moves, takes it back with a long BACK, and ends the turn.
+    screen = rig.choose("Move to Z1")
+    assert adventurer(rig, 1)["space"] == "Z1"
+    screen = rig.press("BACK", hold=True)
+    assert "Undone" in screen.text
+    assert adventurer(rig, 1)["space"] == "E" and adventurer(rig, 1)["actions"] == 4
+    screen = rig.wait(4.1)
+    assert screen.find(second) and screen.find("4", whole=True)
+    screen = rig.choose("End turn")
+
+    # Walls: OK reveals three cards; the screen shows them and where both walls stand.
+    assert "Reveal the next 3 wall cards" in screen.text and "Round 1 · Walls" in screen.text
+    screen = rig.press("OK")
+    walls = rig.table.public_view()["walls"]
+    assert screen.name == "walls" and len(walls["last_revealed"]) == 3
+    assert f"{walls['left']}/3" in screen.text and f"{walls['right']}/3" in screen.text
+    screen = rig.press("BACK")  # dismiss the notice
+
+    # The boulder: round 1 rolls one die (CHAC-BOUL-1).
+    assert screen.name == "roll" and "Roll 1 die" in screen.text and "boulder" in screen.text
+    screen = rig.throw([4])
+    assert screen.name == "dice" and screen.find("4", whole=True)
+    screen = rig.press("OK")
+    boulder = rig.table.public_view()["boulder"]
+    assert screen.name == "boulder" and "+1" in screen.text and boulder["space"] in screen.text
+    screen = rig.wait(4.1)
+
+    # Round 2: the dice pass to the left (CHAC-PASS-1).
+    assert screen.name == "roll" and "Round 2" in screen.text and "Dice: Ben" in screen.text
+
+
+def test_a_misread_is_corrected_with_up_and_down_before_ok(tmp_path):
+    rig = Rig(tmp_path, camera_seed=1)  # this throw lands with one die the reader misses
+    try:
+        rig.table.new_game("chac", {}, ["Ana", "Ben"], seed=7)
+        for seat in (0, 1):
+            rig.table.submit(rig.table.legal(seat)[0])
+        rig.choose("Ben keeps dice")
+        screen = rig.throw([3, 5, 1, 6, 2])
+        assert screen.name == "dice" and "Fix the dice" in screen.text and "4/5" in screen.text
+        # UP opens the correction on the first die; OK steps on to the missing fifth die.
+        screen = rig.press("UP")
+        for _ in range(4):
+            screen = rig.press("OK")
+        digits = [t for t in screen.texts if t.size == 22]
+        assert digits[4].text == "?" and digits[4].inverted
+        for _ in range(4):
+            screen = rig.press("UP")
+        assert screen.find("4", whole=True) is not None
+        screen = rig.press("OK")
+        assert screen.name == "status"
+        dice = rig.table.public_view()["last_dice"]["values"]
+        assert len(dice) == 5 and dice[4] == 4
+    finally:
+        rig.close()
+
+
+def test_holding_back_undoes_step_by_step_and_says_when_nothing_is_left(rig):
+    for seat in (0, 1):
+        rig.table.submit(rig.table.legal(seat)[0])
+    rig.choose("Ana keeps dice")
+    rig.press("MENU")  # type the dice by hand
+    for _ in range(5):
+        rig.press("UP")
+        screen = rig.press("OK")
+    # Five ones: nobody has an action (CHAC-ACT-1); the table moves on to the walls.
+    assert "Round 1 · Walls" in screen.text
+    screen = rig.press("BACK", hold=True)
+    assert "Undone" in screen.text
+    screen = rig.wait(4.1)
+    assert screen.name == "roll" and "Roll 5 dice" in screen.text
+    for _ in range(3):  # the dicekeeper, then both choices
+        rig.press("BACK", hold=True)
+    version = rig.table.version
+    screen = rig.press("BACK", hold=True)
+    assert "Not possible" in screen.text and "nothing to undo" in screen.text
+    assert rig.table.version == version
+    assert "Ana: choose your first adventurer" in rig.wait(4.1).text
