@@ -6,6 +6,7 @@ from .helpers import Play
 
 
 def test_moves_cross_dashed_edges_only_not_diagonally_chac_move_1():
+    """CHAC-MOVE-1: moves cross dashed edges only not diagonally."""
     p = Play(seats=2)
     p.to_actions()
     p.refuse("move", 0, "CHAC-MOVE-1", to="Z2")  # not adjacent to the entrance
@@ -22,6 +23,7 @@ def test_moves_cross_dashed_edges_only_not_diagonally_chac_move_1():
 
 
 def test_every_move_costs_an_action_chac_move_1():
+    """CHAC-MOVE-1: every move costs an action."""
     p = Play({0: "Bill Baker"})
     p.to_actions(1, 1, 1, 1, 2)
     p.do("move", 0, to="Z1")
@@ -29,6 +31,7 @@ def test_every_move_costs_an_action_chac_move_1():
 
 
 def test_the_first_adventurer_next_to_the_lava_room_reveals_it_chac_move_2():
+    """CHAC-MOVE-2: the first adventurer next to the lava room reveals it."""
     p = Play()
     p.to_actions()
     p.place(0, "C3")
@@ -39,6 +42,7 @@ def test_the_first_adventurer_next_to_the_lava_room_reveals_it_chac_move_2():
 
 
 def test_search_takes_the_zone_deck_and_may_repeat_chac_walls_1():
+    """CHAC-WALLS-1: search takes the zone deck and may repeat."""
     p = Play()
     p.to_actions()
     p.place(0, "Z2")
@@ -53,6 +57,7 @@ def test_search_takes_the_zone_deck_and_may_repeat_chac_walls_1():
 
 
 def test_decipher_shows_the_zone_glyph_only_to_the_player_chac_glyph_2():
+    """CHAC-GLYPH-2: decipher shows the zone glyph only to the player."""
     p = Play()
     p.to_actions()
     p.place(0, "Z3")
@@ -66,6 +71,7 @@ def test_decipher_shows_the_zone_glyph_only_to_the_player_chac_glyph_2():
 
 
 def test_a_trap_slab_collapses_with_the_adventurer_and_is_gone_for_good_chac_lava_1():
+    """CHAC-LAVA-1: a trap slab collapses with the adventurer and is gone for good."""
     p = Play(seats=2)
     p.to_actions()
     p.place(0, "C6")
@@ -78,6 +84,7 @@ def test_a_trap_slab_collapses_with_the_adventurer_and_is_gone_for_good_chac_lav
 
 
 def test_sun_spaces_are_never_traps_and_hold_no_treasure_chac_lava_1():
+    """CHAC-LAVA-1: sun spaces are never traps and hold no treasure."""
     p = Play()
     p.to_actions()
     p.place(0, "C8")
@@ -88,6 +95,7 @@ def test_sun_spaces_are_never_traps_and_hold_no_treasure_chac_lava_1():
 
 
 def test_a_turned_slab_number_is_typed_and_remembered_chac_lava_3():
+    """CHAC-LAVA-3: a turned slab number is typed and remembered."""
     p = Play(seats=2)
     p.to_actions()
     p.place(0, "C6")
@@ -105,6 +113,7 @@ def test_a_turned_slab_number_is_typed_and_remembered_chac_lava_3():
 
 
 def test_a_slab_treasure_is_taken_once_chac_lava_2():
+    """CHAC-LAVA-2: a slab treasure is taken once."""
     p = Play()
     p.to_actions()
     p.place(0, "C6")
@@ -115,6 +124,7 @@ def test_a_slab_treasure_is_taken_once_chac_lava_2():
 
 
 def test_alcove_needs_faces_1_2_3_and_rerolls_cost_an_action_chac_alc_1():
+    """CHAC-ALC-1: alcove needs faces 1 2 3 and rerolls cost an action."""
     p = Play(seats=2)
     p.to_actions()
     p.place(0, "C9")
@@ -136,6 +146,7 @@ def test_alcove_needs_faces_1_2_3_and_rerolls_cost_an_action_chac_alc_1():
 
 
 def test_chasm_alcove_needs_1_to_5_and_attempts_do_not_carry_over_chac_alc_1():
+    """CHAC-ALC-1: chasm alcove needs 1 to 5 and attempts do not carry over."""
     p = Play(seats=2)
     p.to_actions()
     p.place(0, "C28")
@@ -151,6 +162,7 @@ def test_chasm_alcove_needs_1_to_5_and_attempts_do_not_carry_over_chac_alc_1():
 
 
 def test_river_is_entered_by_dashed_edges_and_flows_one_way_chac_river_1():
+    """CHAC-RIVER-1: river is entered by dashed edges and flows one way."""
     p = Play()
     p.to_actions()
     p.place(0, "C17")
@@ -165,6 +177,7 @@ def test_river_is_entered_by_dashed_edges_and_flows_one_way_chac_river_1():
 
 
 def test_no_search_on_the_last_river_space_chac_river_1():
+    """CHAC-RIVER-1: no search on the last river space."""
     p = Play()
     p.to_actions()
     p.place(0, "R4")
@@ -174,6 +187,7 @@ def test_no_search_on_the_last_river_space_chac_river_1():
 
 
 def test_river_exit_dice_count_cards_taken_this_turn_chac_river_2():
+    """CHAC-RIVER-2: river exit dice count cards taken this turn."""
     p = Play({0: "Lea Rice"})
     p.place(0, "R3")
     p.to_actions(6, 6, 6, 6, 6)
@@ -188,6 +202,7 @@ def test_river_exit_dice_count_cards_taken_this_turn_chac_river_2():
 
 
 def test_river_exit_with_a_1_and_too_few_cards_eliminates_chac_river_2():
+    """CHAC-RIVER-2: river exit with a 1 and too few cards eliminates."""
     p = Play()
     p.place(0, "R5")
     p.give(0, 2)
@@ -198,6 +213,7 @@ def test_river_exit_with_a_1_and_too_few_cards_eliminates_chac_river_2():
 
 
 def test_river_exit_one_may_give_up_instead_of_rerolling_chac_river_2():
+    """CHAC-RIVER-2: river exit one may give up instead of rerolling."""
     p = Play()
     p.place(0, "R5")
     p.give(0, 3)
@@ -218,6 +234,7 @@ def _on_bridge_test(p: Play, seat: int, dice: tuple[int, ...]) -> None:
 
 
 def test_bridge_dice_below_the_load_level_break_planks_chac_bridge_1():
+    """CHAC-BRIDGE-1: bridge dice below the load level break planks."""
     p = Play(seats=2)
     p.to_actions()
     p.give(0, 4)  # load level 3
@@ -228,6 +245,7 @@ def test_bridge_dice_below_the_load_level_break_planks_chac_bridge_1():
 
 
 def test_bridge_load_is_summed_over_everyone_on_it_chac_bridge_1():
+    """CHAC-BRIDGE-1: bridge load is summed over everyone on it."""
     p = Play(seats=2)
     p.to_actions()
     _on_bridge_test(p, 0, (6, 6, 6, 6, 6))
@@ -237,6 +255,7 @@ def test_bridge_load_is_summed_over_everyone_on_it_chac_bridge_1():
 
 
 def test_bridge_falls_with_everyone_on_it_chac_bridge_1():
+    """CHAC-BRIDGE-1: bridge falls with everyone on it."""
     p = Play(seats=2)
     p.to_actions()
     _on_bridge_test(p, 0, (6, 6, 6, 6, 6))
@@ -249,6 +268,7 @@ def test_bridge_falls_with_everyone_on_it_chac_bridge_1():
 
 
 def test_nobody_may_step_onto_a_fallen_bridge_chac_bridge_1():
+    """CHAC-BRIDGE-1: nobody may step onto a fallen bridge."""
     p = Play()
     p.to_actions()
     p.do("set_planks", None, planks=0)
@@ -257,6 +277,7 @@ def test_nobody_may_step_onto_a_fallen_bridge_chac_bridge_1():
 
 
 def test_sabotage_repeats_the_bridge_test_chac_bridge_2():
+    """CHAC-BRIDGE-2: sabotage repeats the bridge test."""
     p = Play()
     p.to_actions()
     p.refuse("sabotage", 0, "CHAC-BRIDGE-2")
@@ -268,6 +289,7 @@ def test_sabotage_repeats_the_bridge_test_chac_bridge_2():
 
 
 def test_leaving_the_temple_from_the_last_space_is_final_chac_exit_1():
+    """CHAC-EXIT-1: leaving the temple from the last space is final."""
     p = Play(seats=2)
     p.to_actions()
     p.place(0, "C28")

@@ -81,6 +81,7 @@ def test_martin_at_the_river_exit_with_9_cards_fails_his_reroll_chac_river_2():
 
 
 def test_martin_whose_reroll_succeeds_climbs_out_beside_the_last_river_space_chac_river_2():
+    """CHAC-RIVER-2: martin whose reroll succeeds climbs out beside the last river space."""
     p = Play({0: "Martin Fletcher"})
     p.place(0, "R5")
     p.give(0, 9)

@@ -16,10 +16,12 @@ GAME = ChacGame()
     ("cards", "level"), [(0, 2), (3, 2), (4, 3), (6, 3), (7, 4), (9, 4), (10, 5), (12, 5)]
 )
 def test_load_level_from_cards_carried_chac_ll_1(cards, level):
+    """CHAC-LL-1: load level from cards carried."""
     assert load_level(cards) == level
 
 
 def test_discards_go_dicekeeper_first_then_clockwise_chac_ll_1():
+    """CHAC-LL-1: discards go dicekeeper first then clockwise."""
     p = Play(seats=3, keeper=1)
     p.to_actions()
     for seat in range(3):
@@ -42,6 +44,7 @@ def test_discards_go_dicekeeper_first_then_clockwise_chac_ll_1():
 
 
 def test_a_player_over_12_cards_must_discard_down_to_12_chac_ll_1():
+    """CHAC-LL-1: a player over 12 cards must discard down to 12."""
     p = Play({0: "Bill Baker"})
     p.to_actions()
     p.give(0, 14)
@@ -56,6 +59,7 @@ def test_a_player_over_12_cards_must_discard_down_to_12_chac_ll_1():
 
 
 def test_one_action_per_die_at_or_above_the_load_level_chac_act_1():
+    """CHAC-ACT-1: one action per die at or above the load level."""
     p = Play(seats=3)
     p.give(1, 5)  # load level 3
     p.give(2, 11)  # load level 5
@@ -65,6 +69,7 @@ def test_one_action_per_die_at_or_above_the_load_level_chac_act_1():
 
 
 def test_zero_actions_is_possible_and_that_turn_is_skipped_chac_act_1():
+    """CHAC-ACT-1: zero actions is possible and that turn is skipped."""
     p = Play(seats=3)
     p.give(1, 11)
     p.to_actions(1, 2, 3, 4, 4)
@@ -75,6 +80,7 @@ def test_zero_actions_is_possible_and_that_turn_is_skipped_chac_act_1():
 
 
 def test_dicekeeper_acts_first_then_clockwise_and_only_on_their_turn_chac_act_2():
+    """CHAC-ACT-2: dicekeeper acts first then clockwise and only on their turn."""
     p = Play(seats=4, keeper=2)
     p.to_actions(6, 6, 6, 6, 6)
     assert p.view()["turn"] == 2
@@ -88,6 +94,7 @@ def test_dicekeeper_acts_first_then_clockwise_and_only_on_their_turn_chac_act_2(
 
 
 def test_wall_cards_are_revealed_three_at_a_time_and_walls_stop_at_3_chac_wall_2():
+    """CHAC-WALL-2: wall cards are revealed three at a time and walls stop at 3."""
     p = Play()
     seen = []
     for _ in range(6):
@@ -144,6 +151,7 @@ def test_walls_meeting_eliminate_everyone_in_the_walls_room_chac_wall_3():
 
 
 def test_boulder_rolls_min_round_5_dice_chac_boul_1():
+    """CHAC-BOUL-1: boulder rolls min round 5 dice."""
     p = Play()
     for r in range(1, 8):
         p.to_actions(1, 1, 1, 1, 1)
@@ -157,6 +165,7 @@ def test_boulder_rolls_min_round_5_dice_chac_boul_1():
 
 
 def test_boulder_crushes_adventurers_on_spaces_it_enters_or_passes_chac_boul_2():
+    """CHAC-BOUL-2: boulder crushes adventurers on spaces it enters or passes."""
     p = Play(seats=4)
     p.to_actions(1, 1, 1, 1, 1)
     p.place(0, "C1")
@@ -173,6 +182,7 @@ def test_boulder_crushes_adventurers_on_spaces_it_enters_or_passes_chac_boul_2()
 
 
 def test_boulder_never_moves_back_chac_boul_2():
+    """CHAC-BOUL-2: boulder never moves back."""
     p = Play()
     p.to_actions()
     p.do("set_boulder", None, to="C5")
@@ -180,6 +190,7 @@ def test_boulder_never_moves_back_chac_boul_2():
 
 
 def test_boulder_opens_sun_a_at_corner_1_and_sun_b_at_corner_2_chac_boul_3():
+    """CHAC-BOUL-3: boulder opens sun a at corner 1 and sun b at corner 2."""
     p = Play()
     p.to_actions()
     p.do("set_boulder", None, to="C8")
@@ -195,6 +206,7 @@ def test_boulder_opens_sun_a_at_corner_1_and_sun_b_at_corner_2_chac_boul_3():
 
 
 def test_boulder_reaching_the_last_space_seals_the_exit_and_ends_the_game_chac_boul_4():
+    """CHAC-BOUL-4: boulder reaching the last space seals the exit and ends the game."""
     p = Play(seats=3)
     p.to_actions()
     p.place(0, "C29")
@@ -226,6 +238,7 @@ def _kill_in_lava(p: Play, seat: int) -> None:
 
 
 def test_replacement_comes_in_on_an_open_sun_space_with_no_cards_chac_repl_1():
+    """CHAC-REPL-1: replacement comes in on an open sun space with no cards."""
     p = Play(seats=2)
     p.to_actions()
     p.give(0, 4)
@@ -261,6 +274,7 @@ def test_replacement_comes_in_on_an_open_sun_space_with_no_cards_chac_repl_1():
 
 
 def test_the_dice_pass_to_the_left_each_round_chac_pass_1():
+    """CHAC-PASS-1: the dice pass to the left each round."""
     p = Play(seats=3, keeper=1)
     keepers = []
     for _ in range(4):
@@ -274,6 +288,7 @@ def test_the_dice_pass_to_the_left_each_round_chac_pass_1():
 
 
 def test_game_ends_when_no_adventurer_is_left_in_the_temple_chac_end_1():
+    """CHAC-END-1: game ends when no adventurer is left in the temple."""
     p = Play(seats=2)
     p.to_actions()
     p.place(0, "C29")
@@ -287,6 +302,7 @@ def test_game_ends_when_no_adventurer_is_left_in_the_temple_chac_end_1():
 
 
 def test_game_ends_after_replacements_when_nobody_is_inside_chac_end_1():
+    """CHAC-END-1: game ends after replacements when nobody is inside."""
     p = Play(seats=2)
     p.to_actions()
     p.place(0, "C29")
@@ -300,6 +316,7 @@ def test_game_ends_after_replacements_when_nobody_is_inside_chac_end_1():
 
 
 def test_only_escaped_players_score_caskets_revealed_highest_wins_chac_end_2():
+    """CHAC-END-2: only escaped players score caskets revealed highest wins."""
     p = Play(seats=3)
     p.to_actions()
     p.place(0, "C29")
@@ -323,6 +340,7 @@ def test_only_escaped_players_score_caskets_revealed_highest_wins_chac_end_2():
 
 
 def test_nobody_wins_when_nobody_escapes_chac_end_2():
+    """CHAC-END-2: nobody wins when nobody escapes."""
     p = Play()
     p.to_actions()
     p.finish_actions()
@@ -333,6 +351,7 @@ def test_nobody_wins_when_nobody_escapes_chac_end_2():
 
 
 def test_physical_mode_asks_escaped_players_for_their_card_values_chac_end_2():
+    """CHAC-END-2: physical mode asks escaped players for their card values."""
     p = Play(seats=2, options={"treasure_mode": "physical"})
     p.to_actions()
     p.place(0, "Z1")

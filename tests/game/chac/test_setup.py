@@ -36,11 +36,13 @@ def test_each_player_is_dealt_two_of_the_twelve_adventurers_chac_set_1(n):
 
 @pytest.mark.parametrize("names", [["solo"], [f"P{i}" for i in range(7)], [], ["a", " "]])
 def test_two_to_six_named_players_chac_set_1(names):
+    """CHAC-SET-1: two to six named players."""
     with pytest.raises(RuleError):
         GAME.setup({}, names, 1)
 
 
 def test_players_choose_which_dealt_adventurer_goes_in_first_chac_set_1():
+    """CHAC-SET-1: players choose which dealt adventurer goes in first."""
     p = Play(start=False)
     dealt = p.state.seats[0].dealt
     assert p.seat_view(0)["you"]["dealt"] == dealt
@@ -72,6 +74,7 @@ def test_the_host_picks_the_first_dicekeeper_who_acts_first_chac_set_2():
 
 
 def test_wall_deck_has_13_blank_2_left_2_right_1_double_chac_wall_1():
+    """CHAC-WALL-1: wall deck has 13 blank 2 left 2 right 1 double."""
     for seed in range(5):
         walls = GAME.setup({}, ["a", "b"], seed).hidden["walls"]
         assert Counter(walls) == {"blank": 13, "left": 2, "right": 2, "both": 1}
@@ -80,6 +83,7 @@ def test_wall_deck_has_13_blank_2_left_2_right_1_double_chac_wall_1():
 
 
 def test_four_distinct_public_trap_numbers_one_per_zone_chac_glyph_1():
+    """CHAC-GLYPH-1: four distinct public trap numbers one per zone."""
     for seed in range(20):
         state = GAME.setup({}, ["a", "b"], seed)
         traps = state.hidden["traps"]
@@ -90,6 +94,7 @@ def test_four_distinct_public_trap_numbers_one_per_zone_chac_glyph_1():
 
 
 def test_treasure_decks_and_alcoves_chac_treas_1():
+    """CHAC-TREAS-1: treasure decks and alcoves."""
     state = GAME.setup({}, ["a", "b"], 3)
     room = Counter([1, 2, 2, 3, 3, 3, 4, 4, 5, "casket"])
     for deck in ("Z1", "Z2", "Z3", "Z4", "L"):
@@ -108,6 +113,7 @@ def test_treasure_decks_and_alcoves_chac_treas_1():
 
 
 def test_casket_values_are_fixed_at_setup_and_hidden_until_the_end_chac_treas_2():
+    """CHAC-TREAS-2: casket values are fixed at setup and hidden until the end."""
     a = GAME.setup({}, ["a", "b"], 9)
     b = GAME.setup({}, ["a", "b"], 9)
     assert a.hidden["caskets"] == b.hidden["caskets"]
@@ -119,6 +125,7 @@ def test_casket_values_are_fixed_at_setup_and_hidden_until_the_end_chac_treas_2(
 
 
 def test_commitment_published_at_setup_verifies_the_reveal_at_the_end_chac_fair_1():
+    """CHAC-FAIR-1: commitment published at setup verifies the reveal at the end."""
     from companion.game.random_play import play_random_game
 
     played = play_random_game(GAME, ["a", "b", "c"], seed=5)
@@ -137,6 +144,7 @@ def test_commitment_published_at_setup_verifies_the_reveal_at_the_end_chac_fair_
 
 
 def test_the_same_seed_gives_the_same_secrets_and_another_seed_others_chac_fair_1():
+    """CHAC-FAIR-1: the same seed gives the same secrets and another seed others."""
     a, b, c = (GAME.setup({}, ["a", "b"], s) for s in (1, 1, 2))
     assert a.commitment == b.commitment and a.hidden == b.hidden
     assert a.commitment != c.commitment
