@@ -14,6 +14,8 @@ def load_game(name: str) -> Game:
     try:
         target = GAMES[name]
     except KeyError:
-        raise ValueError(f"Unknown game {name!r}; known games: {', '.join(sorted(GAMES))}") from None
+        raise ValueError(
+            f"Unknown game {name!r}; known games: {', '.join(sorted(GAMES))}"
+        ) from None
     module, cls = target.split(":")
     return getattr(import_module(module), cls)()

@@ -48,13 +48,13 @@ class Command:
     @classmethod
     def from_json(cls, data: Any) -> Command:
         if not isinstance(data, Mapping):
-            raise RuleError("A command must be a JSON object such as {\"type\": \"pass\"}.")
+            raise RuleError('A command must be a JSON object such as {"type": "pass"}.')
         kind = data.get("type")
         if not isinstance(kind, str) or not kind:
-            raise RuleError("A command needs a \"type\" naming what to do.")
+            raise RuleError('A command needs a "type" naming what to do.')
         seat = data.get("seat")
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            raise RuleError("A command's \"seat\" must be a seat number or null.")
+            raise RuleError('A command\'s "seat" must be a seat number or null.')
         args = {k: v for k, v in data.items() if k not in ("type", "seat")}
         return cls(kind, seat, args)
 
