@@ -96,7 +96,7 @@ def layout(board: Board) -> dict[str, Any]:
             "rows": 1 + max(r for r, _ in board.cells.values()),
             "cols": 1 + max(c for _, c in board.cells.values()),
         },
-        "bounds": [min(xs) - 1.0, min(ys) - 0.9, max(xs) + 1.6, max(ys) + 0.9],
+        "bounds": [min(xs) - 1.2, min(ys) - 0.9, max(xs) + 1.6, max(ys) + 0.9],
     }
 
 

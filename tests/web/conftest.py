@@ -14,17 +14,6 @@ from companion.table import Table
 from web.app import Limits, create_app
 from web.server import WebServer
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
 
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:

@@ -103,12 +103,13 @@ const Board = (() => {
       g.append(s("text", { x: ax, y: ay, class: alcove.card ? "label dark" : "label" }, alcove.card ? String(alcove.value) : "–"));
     }
 
-    // The boulder.
+    // The boulder: a stone on its corridor space, drawn under the adventurers.
     if (v && v.boulder) {
       const p = P(v.boulder.space);
       if (p) {
-        g.append(s("circle", { cx: p.x, cy: p.y, r: 0.46, fill: "#7b6a58", stroke: "#222", "stroke-width": 0.08, "data-boulder": v.boulder.space }));
-        g.append(s("text", { x: p.x, y: p.y - 0.62, class: "label" }, "boulder"));
+        g.append(s("circle", { cx: p.x, cy: p.y, r: 0.44, fill: "#8c7a66", stroke: "#000", "stroke-width": 0.07, "data-boulder": v.boulder.space }));
+        g.append(s("text", { x: p.x, y: p.y - 0.1, class: "label dark", style: "font-size:.17px" }, "BOULDER"));
+        g.append(s("text", { x: p.x, y: p.y + 0.15, class: "label dark", style: "font-size:.2px" }, v.boulder.space));
       }
     }
 
@@ -176,7 +177,7 @@ const Board = (() => {
     const left = minX + walls.left * step, right = maxX - walls.right * step;
     g.append(s("rect", { x: left - 0.08, y: top, width: 0.16, height: bottom - top, fill: "#f08c2e", "data-wall": "left", "data-step": walls.left }));
     g.append(s("rect", { x: right - 0.08, y: top, width: 0.16, height: bottom - top, fill: "#aab2ba", "data-wall": "right", "data-step": walls.right }));
-    g.append(s("text", { x: (minX + maxX) / 2, y: top - 0.22, class: "label" }, `walls ${walls.left}/3 · ${walls.right}/3${walls.closed ? " closed" : ""}`));
+    g.append(s("text", { x: (minX + maxX) / 2, y: bottom + 0.22, class: "label", style: "font-size:.2px" }, `walls ${walls.left}/3 · ${walls.right}/3${walls.closed ? " closed" : ""}`));
   }
 
   return { draw, seatColour, layout };

@@ -1,0 +1,135 @@
+"""The pages in Debian's Chromium against a real waitress server: a host sets up a 3-player
+game, three phones join by their links, a roll is entered, one player deciphers and sees the
+glyph on their page only and only for 5 s (CHAC-GLYPH-2), and the table page follows live."""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import urlsplit
+
+import pytest
+from webplay import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, NAMES, write_glyph_pictures
+
+pytestmark = pytest.mark.browser
+
+PHONE = {
+    "viewport": {"width": 412, "height": 860},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+@pytest.fixture
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        # launch() starts Chromium on a new, empty profile directory of its own
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+def shot(page, name: str, full_page: bool = False) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
+def watch_errors(page, errors: list[str]) -> None:
+    page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+
+
+def test_a_three_player_game_in_chromium(live_server, browser, data_dir):
+    write_glyph_pictures(data_dir)
+    base = f"http://127.0.0.1:{live_server.port}"
+    errors: list[str] = []
+    contexts = [browser.new_context(**PHONE) for _ in range(4)]
+    table_context = browser.new_context(viewport={"width": 1280, "height": 900})
+
+    # The host signs in with the PIN and sets up the game.
+    host = contexts[0].new_page()
+    watch_errors(host, errors)
+    host.goto(f"{base}/host")
+    host.fill("#pin", live_server.app.extensions["chac"].access.pin)
+    host.click("#login-form button")
+    host.wait_for_selector("#host:not([hidden])")
+    inputs = host.locator("#setup-seats input")
+    for i, name in enumerate(NAMES):
+        inputs.nth(i).fill(name)
+    host.click("#setup-form button[type=submit]")
+    host.wait_for_selector("#seats figure >> nth=2")
+    joins = [host.get_attribute(f"a[data-join='{i}']", "href") for i in range(3)]
+    assert all(urlsplit(j).path.startswith("/join/") for j in joins)
+    assert host.locator("#seats img.qr").count() == 3
+    shot(host, "host-setup", full_page=True)
+
+    table = table_context.new_page()
+    watch_errors(table, errors)
+    table.goto(f"{base}/")
+    table.wait_for_selector("#status[data-state=live]")
+
+    # Three phones join by their links and each chooses an adventurer.
+    seats = []
+    for i, join in enumerate(joins):
+        page = contexts[i + 1].new_page()
+        watch_errors(page, errors)
+        page.goto(base + urlsplit(join).path)
+        assert urlsplit(page.url).path == "/seat"
+        page.wait_for_selector("#status[data-state=live]")
+        assert page.text_content("#me") == NAMES[i]
+        page.click("#actions button[data-command=choose_adventurer] >> nth=0")
+        seats.append(page)
+    for page in seats:
+        page.wait_for_function("document.querySelector('#actions-card').hidden")
+
+    # The host names the first dicekeeper and enters the roll by hand (no camera here).
+    host.click("#table-actions button[data-command=first_dicekeeper] >> nth=0")
+    host.wait_for_selector("#dice-card.over")
+    assert host.locator("#camera").evaluate("img => img.naturalWidth > 0")
+    before = table.evaluate("document.body.dataset.version")
+    host.fill("#dice-values", "6 6 6 6 6")
+    started = time.perf_counter()
+    host.click("#dice-form button")
+    table.wait_for_function("document.querySelectorAll('#dice .die').length === 5", timeout=5000)
+    update_s = time.perf_counter() - started
+    assert table.evaluate("document.body.dataset.version") != before  # no reload: pushed
+    assert [d.text_content() for d in table.locator("#dice .die").all()] == ["6"] * 5
+    assert update_s < 2
+
+    # Ana (the dicekeeper) taps zone 1 on the map, then deciphers.
+    ana, ben, caro = seats
+    ana.wait_for_selector("[data-target='Z1'].target-hit")
+    shot(ana, "seat-turn")
+    ana.click("[data-target='Z1'].target-hit")
+    ana.wait_for_selector("#actions button[data-command=decipher]")
+    ana.click("#actions button[data-command=decipher]")
+    ana.wait_for_selector("#glyph-img", timeout=5000)
+    shown_at = time.perf_counter()
+    assert ana.get_attribute("#glyph-img", "src").startswith("data:image/png;base64,")
+    assert ana.text_content("#glyph-count") in ("5", "4")
+    shot(ana, "seat-glyph")
+    for other in (ben, caro):
+        assert other.locator("#glyph-img").count() == 0
+        assert other.locator("#glyph").is_hidden()
+    ana.wait_for_selector("#glyph-img", state="detached", timeout=8000)
+    visible_s = time.perf_counter() - shown_at
+    assert 4.0 < visible_s < 6.5
+    assert ana.locator("#glyph").is_hidden()
+
+    # The table page followed along; a reload on Ana's phone does not show the glyph again.
+    table.wait_for_function(
+        "document.querySelector('#log').textContent.includes('deciphers the glyph of zone 1')"
+    )
+    ana.reload()
+    ana.wait_for_selector("#status[data-state=live]")
+    ana.wait_for_timeout(800)
+    assert ana.locator("#glyph-img").count() == 0
+    for other in (ben, caro):
+        assert other.locator("#glyph-img").count() == 0
+    shot(table, "table", full_page=True)
+    shot(ana, "seat", full_page=False)
+    assert not errors, errors
+    for context in [*contexts, table_context]:
+        context.close()
