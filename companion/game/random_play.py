@@ -1,9 +1,9 @@
 """A random player for any game behind the protocol: simulation, soak tests, secret scans.
 
-A game may offer `random_args(state, command, rng)` to fill the values `legal` leaves open
-(dice are filled here from the roll prompt when it does not), `random_weights(state, commands)`
-to make some choices likelier, and a `corrections` set of host commands a random player must
-never choose.
+A game may offer: `seats_with_commands(state)` to spare asking every seat;
+`random_args(state, command, rng)` to fill the values `legal` leaves open (dice are filled
+here from the roll prompt when it does not); `random_weights(state, commands)` to make some
+choices likelier; a `corrections` set of host commands a random player must never choose.
 """
 
 from __future__ import annotations
@@ -18,13 +18,20 @@ from companion.game.protocol import Command, Game
 def random_command(game: Game, state: Any, rng: random.Random, seats: int | None = None) -> Command:
     """One command chosen among every seat's (and the table's) legal commands, values filled.
 
-    `seats` is the number of seats (read from the public view when not given).
+    `seats` is the number of seats: when not given, read from the state's `seats` if it has
+    one (cheap), else from the public view.
     """
-    if seats is None:
-        seats = len(game.public_view(state)["seats"])
     skip = getattr(game, "corrections", frozenset())
     options = [c for c in game.legal(state, None) if c.type not in skip]
-    for seat in range(seats):
+    shortcut = getattr(game, "seats_with_commands", None)
+    if shortcut is not None:
+        asked = shortcut(state)
+    else:
+        if seats is None:
+            held = getattr(state, "seats", None)
+            seats = len(held) if held is not None else len(game.public_view(state)["seats"])
+        asked = range(seats)
+    for seat in asked:
         options.extend(game.legal(state, seat))
     if not options:
         raise RuntimeError(f"No legal command; prompts: {game.prompts(state)}")

@@ -145,6 +145,10 @@ class ChacGame:
     def is_over(self, state: ChacState) -> bool:
         return state.phase == "over"
 
+    def seats_with_commands(self, state: ChacState) -> list[int]:
+        """The seats that may have legal commands now (a shortcut for random play)."""
+        return rules.seats_with_commands(state)
+
     def random_weights(self, state: ChacState, commands: list[Command]) -> list[float]:
         """Random play heads for the exit more often than not, so games see escapes."""
         return random_weights(state, commands)

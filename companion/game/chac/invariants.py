@@ -84,14 +84,16 @@ def check(state: ChacState, before: Snapshot | None = None) -> None:
 
 
 def _cards(state: ChacState) -> None:
-    places: Counter[str] = Counter()
+    everywhere: list[str] = [c for c in state.alcoves.values() if c is not None]
     for deck in state.decks.values():
-        places.update(deck)
+        everywhere += deck
     for seat in state.seats:
         for adv in seat.advs:
-            places.update(adv.cards)
-    places.update(state.discard)
-    places.update(c for c in state.alcoves.values() if c is not None)
+            everywhere += adv.cards
+    everywhere += state.discard
+    if len(everywhere) == len(state.values) and set(everywhere) == state.values.keys():
+        return  # the common case, checked cheaply
+    places = Counter(everywhere)
     doubled = [c for c, n in places.items() if n > 1]
     if doubled:
         _fail("every card in exactly one place", f"{doubled[:3]} in two places")

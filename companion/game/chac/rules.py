@@ -29,6 +29,9 @@ OPEN_ARGS = {
     "set_planks": "planks",
 }
 CORRECTIONS = frozenset({"set_space", "set_boulder", "set_planks"})
+_CORRECTION_TEMPLATES = tuple(Command(c, None) for c in sorted(CORRECTIONS))
+_DICE = Command("dice", None)
+_WALLS = Command("walls", None)
 
 
 def _int(value: Any) -> bool:
@@ -655,7 +658,7 @@ def legal(state: ChacState, seat: int | None) -> list[Command]:
 def _legal_table(state: ChacState) -> list[Command]:
     out: list[Command] = []
     if state.roll is not None:
-        out.append(Command("dice", None))
+        out.append(_DICE)
     if state.phase == "setup":
         if state.dicekeeper is None:
             out.extend(
@@ -663,10 +666,38 @@ def _legal_table(state: ChacState) -> list[Command]:
             )
         return out
     if state.phase == "walls":
-        out.append(Command("walls", None))
+        out.append(_WALLS)
     if state.phase != "score":
-        out.extend(Command(c, None) for c in sorted(CORRECTIONS))
+        out.extend(_CORRECTION_TEMPLATES)
     return out
+
+
+def seats_with_commands(state: ChacState) -> list[int]:
+    """The seats `legal` may list something for now (the others have nothing to do)."""
+    phase = state.phase
+    if phase == "setup":
+        return [i for i, s in enumerate(state.seats) if not s.advs]
+    if phase == "actions":
+        wait = state.slab_wait or state.river
+        if wait is not None:
+            return [wait["seat"]]
+        actor = state.actor()
+        return [] if actor is None else [actor]
+    if phase in ("load", "roll"):
+        out = [
+            i
+            for i, s in enumerate(state.seats)
+            if (a := s.adv) and a.ability == "stamina" and not a.ability_used
+        ]
+        actor = state.actor()
+        if actor is not None and actor not in out:
+            out.append(actor)
+        return out
+    if phase == "replace":
+        return replacement_seats(state)
+    if phase == "score":
+        return [i for i, s in enumerate(state.seats) if s.scored is None]
+    return []
 
 
 def _legal_actions(state: ChacState, seat: int, adv: Adventurer, out: list[Command]) -> None:
