@@ -1,0 +1,216 @@
+"""Benchmark of the pages on loopback: JSON view latency, command -> page update with 12 live
+SSE clients, and the serving process's memory.
+
+    .venv/bin/python bench/web.py [--commands 120] [--requests 300] [--clients 12]
+
+The server runs in a child process (waitress, as in production; rate limits raised, since
+every client here shares one address); this process plays a recorded random game through
+the host and seat APIs and times how long each command takes to reach every open stream.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+NAMES = ["Ana", "Ben", "Caro", "Dan"]
+SEED = 2024
+
+
+def serve(data_dir: str) -> None:
+    """Child process: a Table and the web app on waitress at a free loopback port."""
+    from companion.table import Table
+    from web.app import Limits, create_app
+    from web.server import WebServer
+
+    table = Table.open(Path(data_dir) / "events.sqlite")
+    app = create_app(table, data_dir, limits=Limits(reads=(1e6, 1e6), writes=(1e6, 1e6)))
+    server = WebServer(app, "127.0.0.1", 0, threads=48)
+    print(server.port, flush=True)
+    threading.Thread(target=lambda: (sys.stdin.read(), server.stop()), daemon=True).start()
+    server.serve()
+    table.close()
+
+
+class Client:
+    """One keep-alive HTTP connection with its own cookie."""
+
+    def __init__(self, port: int, cookie: str = ""):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        self.cookie = cookie
+
+    def request(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+        headers = {"Cookie": self.cookie} if self.cookie else {}
+        data = None
+        if body is not None:
+            data = json.dumps(body)
+            headers["Content-Type"] = "application/json"
+        self.conn.request(method, path, body=data, headers=headers)
+        response = self.conn.getresponse()
+        payload = response.read()
+        if method == "POST" and response.status == 200 and not self.cookie:
+            self.cookie = response.getheader("Set-Cookie", "").split(";")[0]
+        return response.status, json.loads(payload) if payload else {}
+
+
+class StreamClient(threading.Thread):
+    """An open page: reads its event stream and notes when each version arrived."""
+
+    def __init__(self, port: int, path: str, cookie: str):
+        super().__init__(daemon=True)
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.conn.request("GET", path, headers={"Cookie": cookie} if cookie else {})
+        self.response = self.conn.getresponse()
+        assert self.response.status == 200, (path, self.response.status)
+        self.arrivals: dict[int, float] = {}
+        self.ready = threading.Event()
+
+    def run(self) -> None:
+        version = None
+        for raw in self.response:
+            line = raw.decode().rstrip("\n")
+            if line.startswith("id: "):
+                version = int(line[4:])
+            elif line.startswith("data: ") and version is not None:
+                self.arrivals.setdefault(version, time.perf_counter())
+                self.ready.set()
+                version = None
+
+
+def new_game(host: Client, seed: int, moves: list) -> list:
+    """Start the recorded game `seed` on the server; its commands follow."""
+    status, answer = host.request(
+        "POST", "/api/host/new-game", {"seats": NAMES, "seed": seed, "options": {}}
+    )
+    assert status == 200, answer
+    return moves
+
+
+def percentiles(samples: list[float]) -> str:
+    ms = sorted(s * 1000 for s in samples)
+    p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
+    return f"p50 {statistics.median(ms):6.2f} ms   p99 {p99:6.2f} ms   (n={len(ms)})"
+
+
+def rss_kib(pid: int) -> tuple[int, int]:
+    fields = dict(
+        line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+    )
+    return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--commands", type=int, default=120)
+    parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--clients", type=int, default=12)
+    parser.add_argument("--serve", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve(args.serve)
+        return 0
+
+    from companion.game import load_game
+    from companion.game.random_play import play_random_game
+    from web.access import Access
+
+    # Recorded random games, one after another, until there are enough commands.
+    games: list[tuple[int, list]] = []
+    total, seed = 0, SEED
+    while total < args.commands:
+        moves = play_random_game(load_game("chac"), NAMES, seed).commands[: args.commands - total]
+        games.append((seed, moves))
+        total += len(moves)
+        seed += 1
+    with tempfile.TemporaryDirectory() as data_dir:
+        child = subprocess.Popen(
+            [sys.executable, __file__, "--serve", data_dir],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            port = int(child.stdout.readline())
+            access = Access.load(data_dir)
+            host = Client(port)
+            assert host.request("POST", "/api/host/login", {"pin": access.pin})[0] == 200
+            seats = [Client(port, f"chac_seat={access.seat_token(i)}") for i in range(len(NAMES))]
+            new_game(host, games[0][0], [])  # a game on the table for the views
+            idle_rss, _ = rss_kib(child.pid)
+
+            # 1. JSON views, one request at a time.
+            print(f"JSON views ({args.requests} requests each, keep-alive, loopback)")
+            public = Client(port)
+            for name, client, path in (
+                ("table", public, "/api/table"),
+                ("seat ", seats[0], "/api/seat"),
+                ("host ", host, "/api/host"),
+            ):
+                samples = []
+                for _ in range(args.requests):
+                    started = time.perf_counter()
+                    status, _ = client.request("GET", path)
+                    samples.append(time.perf_counter() - started)
+                    assert status == 200
+                print(f"  {name} view  {percentiles(samples)}")
+
+            # 2. Command -> page update with live SSE clients.
+            streams = []
+            for i in range(args.clients):
+                if i < len(NAMES):
+                    streams.append(StreamClient(port, "/api/seat/stream", seats[i].cookie))
+                elif i == len(NAMES):
+                    streams.append(StreamClient(port, "/api/host/stream", host.cookie))
+                else:
+                    streams.append(StreamClient(port, "/api/table/stream", ""))
+            for stream in streams:
+                stream.start()
+            for stream in streams:
+                assert stream.ready.wait(10)
+            posts, updates = [], []
+            for command in (c for seed, moves in games for c in new_game(host, seed, moves)):
+                body = command.to_json()
+                client = host if command.seat is None else seats[command.seat]
+                path = "/api/host/command" if command.seat is None else "/api/seat/command"
+                started = time.perf_counter()
+                status, answer = client.request("POST", path, body)
+                posts.append(time.perf_counter() - started)
+                assert status == 200, (body, answer)
+                version = answer["version"]
+                deadline = time.monotonic() + 5
+                while time.monotonic() < deadline:
+                    if all(version in s.arrivals for s in streams):
+                        break
+                    time.sleep(0.0005)
+                else:
+                    raise RuntimeError(f"version {version} did not reach every page in 5 s")
+                updates.extend(s.arrivals[version] - started for s in streams)
+            rss, peak = rss_kib(child.pid)
+            print(
+                f"Commands ({total} from {len(games)} random games) with {args.clients} live pages"
+            )
+            print(f"  POST command   {percentiles(posts)}")
+            print(f"  page updated   {percentiles(updates)}   (command sent -> view on a page)")
+            print(
+                f"Server memory: {idle_rss / 1024:.1f} MiB idle, {rss / 1024:.1f} MiB with "
+                f"{args.clients} pages open (peak {peak / 1024:.1f} MiB)"
+            )
+        finally:
+            child.stdin.close()
+            child.wait(10)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
