@@ -1,0 +1,388 @@
+"""`companion replay`, `companion verify` and `companion simulate`: the game from the shell.
+
+replay   plays a scenario file through a Table (in memory, or into a log with --db) and prints
+         the final public view and prompts as JSON.
+verify   checks a finished game's reveal against the commitment published at its setup.
+simulate plays random complete games straight on the engine, checking invariants throughout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.game.protocol import Command, RuleError
+
+# `companion verify` exit codes.
+VERIFY_OK, VERIFY_MISMATCH, VERIFY_NOT_FINISHED, VERIFY_NOT_A_LOG = 0, 1, 3, 4
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    replay = subparsers.add_parser(
+        "replay",
+        help="play a scenario file and print the final view",
+        description="Play a scenario (docs/scenarios.md) through the table and print the final "
+        "public view and prompts as JSON. Exits 1 naming the first rejected command, 2 when the "
+        "file is not a valid scenario.",
+    )
+    replay.add_argument("scenario", type=Path, help="scenario JSON file")
+    replay.add_argument(
+        "--db", type=Path, help="keep the log in this file (default: in memory only)"
+    )
+    replay.add_argument(
+        "--seat-views", action="store_true", help="also print every seat's private view"
+    )
+    replay.set_defaults(func=run_replay)
+
+    verify = subparsers.add_parser(
+        "verify",
+        help="check a finished game's reveal against its commitment (CHAC-FAIR-1)",
+        description="Check that the hidden state revealed at the end of a game matches the "
+        "commitment published at its setup. Exit codes: 0 verified, 1 mismatch, 3 game not "
+        "finished, 4 not a readable log file.",
+    )
+    verify.add_argument("logfile", type=Path, help="the companion's log (an SQLite file)")
+    verify.add_argument("--game", type=int, help="game number in the log (default: the latest)")
+    verify.set_defaults(func=run_verify)
+
+    simulate = subparsers.add_parser(
+        "simulate",
+        help="play random complete games of Temple of Chac and report statistics",
+        description="Play complete games of Temple of Chac with random legal commands and "
+        "random dice, check the game's invariants after every command, and print games per "
+        "second and outcome statistics. Exits 1 naming the seed of a game that broke a rule.",
+    )
+    simulate.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    simulate.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    simulate.add_argument("--players", type=int, help="players per game (default: 2 to 6, varying)")
+    simulate.add_argument("--json", action="store_true", help="print the report as JSON")
+    simulate.set_defaults(func=run_simulate)
+
+
+# --- replay --------------------------------------------------------------------------------
+
+
+class ScenarioError(ValueError):
+    """The file is not a usable scenario; the message says what is wrong."""
+
+
+def load_scenario(path: Path) -> dict[str, Any]:
+    """The scenario at `path`, checked for shape (not for the game's rules)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ScenarioError(f"Cannot read {path}: {exc.strerror or exc}") from exc
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ScenarioError(f"{path} is not valid JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{path}: a scenario is a JSON object")
+    unknown = set(data) - {"game", "options", "seats", "seed", "commands", "description"}
+    if unknown:
+        raise ScenarioError(f"{path}: unknown keys {', '.join(sorted(unknown))}")
+    if not isinstance(data.get("game"), str):
+        raise ScenarioError(f'{path}: "game" must name a game, e.g. "chac"')
+    if not isinstance(data.get("options", {}), dict):
+        raise ScenarioError(f'{path}: "options" must be an object')
+    seats = data.get("seats")
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        raise ScenarioError(f'{path}: "seats" must be a list of player names')
+    seed = data.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ScenarioError(f'{path}: "seed" must be a whole number')
+    if not isinstance(data.get("commands", []), list):
+        raise ScenarioError(f'{path}: "commands" must be a list')
+    return data
+
+
+def replay_scenario(scenario: Mapping[str, Any], db: str | Path = ":memory:") -> dict[str, Any]:
+    """Plays `scenario` through a Table; the report holds the final views and prompts and,
+    when a command was refused, "rejected": {"index", "command", "reason", "rule"}."""
+    from companion.table import Table
+
+    with Table.open(db) as table:
+        setup = table.new_game(
+            scenario["game"], scenario.get("options", {}), scenario["seats"], scenario["seed"]
+        )
+        report: dict[str, Any] = {"game": scenario["game"]}
+        if not setup.ok:
+            report["rejected"] = {"index": None, "command": "setup", "reason": setup.reason}
+            report["rejected"]["rule"] = setup.rule
+            return report
+        applied = 0
+        for index, raw in enumerate(scenario.get("commands", [])):
+            try:
+                if isinstance(raw, dict) and raw.get("type") == "undo" and len(raw) == 1:
+                    outcome = table.undo()
+                else:
+                    outcome = table.submit(Command.from_json(raw))
+            except RuleError as exc:
+                report["rejected"] = {"index": index, "command": raw, "reason": exc.reason}
+                report["rejected"]["rule"] = exc.rule
+                break
+            if not outcome.ok:
+                report["rejected"] = {"index": index, "command": raw, "reason": outcome.reason}
+                report["rejected"]["rule"] = outcome.rule
+                break
+            applied += 1
+        report.update(
+            applied=applied,
+            version=table.version,
+            over=table.is_over(),
+            public_view=table.public_view(),
+            prompts=[p.to_json() for p in table.prompts()],
+        )
+        report["seat_views"] = [table.seat_view(s) for s in range(len(table.seats))]
+        return report
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from companion.store import StoreError
+
+    try:
+        scenario = load_scenario(args.scenario)
+        report = replay_scenario(scenario, args.db or ":memory:")
+    except ScenarioError as exc:
+        print(f"companion replay: {exc}", file=sys.stderr)
+        return 2
+    except StoreError as exc:
+        print(f"companion replay: {exc}", file=sys.stderr)
+        return 2
+    if not args.seat_views:
+        report.pop("seat_views", None)
+    print(json.dumps(report, indent=2))
+    rejected = report.get("rejected")
+    if rejected:
+        where = "setup" if rejected["index"] is None else f"command {rejected['index']}"
+        print(f"companion replay: {where} rejected: {rejected['reason']}", file=sys.stderr)
+        return 1
+    return 0
+
+
+# --- verify --------------------------------------------------------------------------------
+
+# Game -> "module:function(commitment, reveal) -> bool" checking a reveal (CHAC-FAIR-1).
+VERIFIERS = {"chac": "companion.game.chac:verify_reveal"}
+
+
+def verify_log(path: Path, game_id: int | None = None) -> tuple[int, str]:
+    """(exit code, message) for the game in the log at `path` (default: its latest game)."""
+    from importlib import import_module
+
+    from companion.game import load_game
+    from companion.store import Store, StoreError
+
+    try:
+        store = Store(path, readonly=True)
+    except StoreError as exc:
+        return VERIFY_NOT_A_LOG, f"not a log file: {exc}"
+    try:
+        record = store.game(game_id) if game_id is not None else store.current_game()
+        if record is None:
+            return VERIFY_NOT_FINISHED, f"{path} holds no game yet"
+        entries = store.active_commands(record.id)
+    except StoreError as exc:
+        return VERIFY_NOT_A_LOG, f"cannot read the log: {exc}"
+    finally:
+        store.close()
+    if record.name not in VERIFIERS:
+        return VERIFY_NOT_A_LOG, f"game {record.id} is {record.name!r}, which has no commitment"
+    module, function = VERIFIERS[record.name].split(":")
+    check = getattr(import_module(module), function)
+    game = load_game(record.name)
+    state = game.setup(record.options, record.seats, record.seed)
+    commitment = game.public_view(state).get("commitment")
+    for entry in entries:
+        for event in entry.events:
+            state = game.fold(state, event)
+    final = game.public_view(state)
+    label = f"game {record.id} ({record.name}, {', '.join(record.seats)})"
+    if not game.is_over(state):
+        return VERIFY_NOT_FINISHED, f"{label} is not finished: nothing is revealed yet"
+    reveal = final.get("reveal")
+    if reveal is None or final.get("commitment") != commitment:
+        return VERIFY_MISMATCH, f"MISMATCH: {label} did not reveal against its setup commitment"
+    if not check(commitment, reveal):
+        return VERIFY_MISMATCH, (
+            f"MISMATCH: {label}: the revealed hidden state does not hash to the commitment "
+            f"{commitment} published at setup"
+        )
+    return VERIFY_OK, f"ok: {label}: the reveal matches the commitment {commitment}"
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    code, message = verify_log(args.logfile, args.game)
+    print(message, file=sys.stdout if code == VERIFY_OK else sys.stderr)
+    return code
+
+
+# --- simulate ------------------------------------------------------------------------------
+
+# The engine's own sentence for each way out of the temple (fold._eliminate callers).
+ELIMINATION_CAUSES = {
+    "falls into the lava": "lava trap",
+    "is dragged into the waterfall": "river",
+    "falls into the abyss": "bridge",
+    "is crushed between the walls": "walls",
+    "is crushed by the boulder": "boulder",
+    "is trapped inside forever": "exit sealed",
+}
+
+
+class SimulationError(RuntimeError):
+    """A random game broke the engine: the message names the seed to replay it with."""
+
+
+@dataclass
+class SimulationReport:
+    games: int = 0
+    commands: int = 0
+    seconds: float = 0.0
+    players: Counter[int] = field(default_factory=Counter)
+    rounds: list[int] = field(default_factory=list)
+    eliminations: Counter[str] = field(default_factory=Counter)
+    escapes: int = 0
+    games_with_escape: int = 0
+    sealed: int = 0
+    winning_scores: list[int] = field(default_factory=list)
+    escaped_scores: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        def spread(values: list[int]) -> dict[str, float] | None:
+            if not values:
+                return None
+            return {
+                "mean": round(statistics.fmean(values), 2),
+                "min": min(values),
+                "max": max(values),
+            }
+
+        return {
+            "games": self.games,
+            "commands": self.commands,
+            "seconds": round(self.seconds, 3),
+            "games_per_second": round(self.games / self.seconds, 1) if self.seconds else None,
+            "commands_per_game": round(self.commands / self.games, 1) if self.games else None,
+            "players": dict(sorted(self.players.items())),
+            "rounds": spread(self.rounds),
+            "eliminations": dict(self.eliminations.most_common()),
+            "escapes": self.escapes,
+            "games_with_an_escape": self.games_with_escape,
+            "exit_sealed": self.sealed,
+            "games_without_winner": self.games - len(self.winning_scores),
+            "winning_score": spread(self.winning_scores),
+            "escaped_score": spread(self.escaped_scores),
+        }
+
+
+def simulate(games: int, seed: int, players: int | None = None) -> SimulationReport:
+    """Plays `games` random complete games (game i uses seed `seed + i`) on the engine alone,
+    checking the invariants after every command."""
+    from companion.game import load_game
+    from companion.game.chac import invariants
+    from companion.game.random_play import play_random_game
+
+    game = load_game("chac")
+    report = SimulationReport()
+    start = time.perf_counter()
+    for number in range(games):
+        game_seed = seed + number
+        count = players or random.Random(game_seed).randint(2, 6)
+        watcher = _Watcher(invariants)
+        try:
+            played = play_random_game(
+                game, [f"Player {i + 1}" for i in range(count)], game_seed, check=watcher
+            )
+        except Exception as exc:
+            raise SimulationError(
+                f"game with seed {game_seed} ({count} players) failed: {exc}"
+            ) from exc
+        _tally(report, played.state, watcher.causes)
+        report.players[count] += 1
+        report.commands += len(played.commands)
+        report.games += 1
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+class _Watcher:
+    """Runs after every command: checks the invariants (monotonic ones against the previous
+    state) and counts eliminations by cause from the engine's new log lines."""
+
+    def __init__(self, invariants: Any):
+        self.invariants = invariants
+        self.snapshot = None
+        self.lines = 0
+        self.causes: Counter[str] = Counter()
+
+    def __call__(self, state: Any) -> None:
+        self.invariants.check(state, self.snapshot)
+        self.snapshot = self.invariants.snapshot(state)
+        new, self.lines = state.log_count - self.lines, state.log_count
+        for line in state.log[len(state.log) - new :] if new else ():
+            if line.endswith(" and is eliminated."):
+                cause = next((c for t, c in ELIMINATION_CAUSES.items() if t in line), "other")
+                self.causes[cause] += 1
+
+
+def _tally(report: SimulationReport, state: Any, causes: Counter[str]) -> None:
+    report.rounds.append(state.round)
+    report.eliminations.update(causes)
+    escaped = [
+        i for i, seat in enumerate(state.seats) for adv in seat.advs if adv.status == "escaped"
+    ]
+    report.escapes += len(escaped)
+    report.games_with_escape += bool(escaped)
+    report.sealed += bool(state.sealed)
+    scores = state.result["scores"] if state.result else {}
+    report.escaped_scores.extend(scores.values())
+    if scores:
+        report.winning_scores.append(max(scores.values()))
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        print("companion simulate: --games must be at least 1", file=sys.stderr)
+        return 2
+    if args.players is not None and not 2 <= args.players <= 6:
+        print("companion simulate: Temple of Chac takes 2 to 6 players", file=sys.stderr)
+        return 2
+    try:
+        report = simulate(args.games, args.seed, args.players).to_json()
+    except SimulationError as exc:
+        print(f"companion simulate: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print(
+        f"{report['games']} games in {report['seconds']} s: {report['games_per_second']} games/s "
+        f"({report['commands_per_game']} commands a game), invariants checked after every "
+        "command"
+    )
+    print("players:", ", ".join(f"{n}: {g} games" for n, g in report["players"].items()))
+    rounds = report["rounds"]
+    print(f"rounds: mean {rounds['mean']}, min {rounds['min']}, max {rounds['max']}")
+    eliminated = report["eliminations"]
+    print(
+        f"eliminations: {sum(eliminated.values())}"
+        + (" (" + ", ".join(f"{c} {n}" for c, n in eliminated.items()) + ")" if eliminated else "")
+    )
+    print(
+        f"escapes: {report['escapes']} adventurers; {report['games_with_an_escape']} games with "
+        f"an escape; exit sealed in {report['exit_sealed']} games"
+    )
+    win = report["winning_score"]
+    print(
+        f"winners: none in {report['games_without_winner']} games"
+        + (f"; winning score mean {win['mean']}, min {win['min']}, max {win['max']}" if win else "")
+    )
+    return 0
