@@ -204,10 +204,12 @@ class RollWatcher:
                 log.exception("A pending-reading listener failed")
 
 
-def tray_watcher(profile_path: str | None = None) -> TrayWatcher:
-    """The dice reader behind settle detection: frames are compared at a small size; after
-    motion, `settle.still_frames` still frames in a row mean the dice are at rest, and that
-    frame is read once. A hand in the tray counts as motion."""
+def tray_watcher(profile_path: str | None = None, agree: int = 2) -> TrayWatcher:
+    """The dice reader behind settle detection. Frames are compared at a small size; after
+    motion, `settle.still_frames` still frames in a row mean the dice are at rest. Then
+    `agree` successive still frames are read: the reading is confident only if the reader is
+    sure of each and they all say the same (sensor noise differs from frame to frame, so one
+    lucky or unlucky frame does not decide a roll). A hand in the tray counts as motion."""
     import cv2
     import numpy as np
 
@@ -217,7 +219,7 @@ def tray_watcher(profile_path: str | None = None) -> TrayWatcher:
 
     profile = load(profile_path)
     settle = profile.settle
-    memory: dict[str, Any] = {"previous": None, "still": 0, "in_motion": False}
+    memory: dict[str, Any] = {"previous": None, "still": 0, "in_motion": False, "reads": []}
 
     def watch(image: Any, expected: int | None) -> TrayState:
         small = cv2.resize(image, (160, 120), interpolation=cv2.INTER_AREA)
@@ -227,7 +229,7 @@ def tray_watcher(profile_path: str | None = None) -> TrayWatcher:
             return TrayState(moving=False)
         changed = np.count_nonzero(cv2.absdiff(small, last) > settle.motion_threshold)
         if changed > settle.moving_fraction * small.size:
-            memory.update(still=0, in_motion=True)
+            memory.update(still=0, in_motion=True, reads=[])
             return TrayState(moving=True)
         if not memory["in_motion"]:
             return TrayState(moving=False)
@@ -236,11 +238,19 @@ def tray_watcher(profile_path: str | None = None) -> TrayWatcher:
             return TrayState(moving=True)  # coming to rest
         reading = reader.read(image, profile, expected)
         if reading.status == HAND:  # a still hand: wait for it to leave
-            memory["still"] = 0
+            memory.update(still=0, reads=[])
             return TrayState(moving=True)
-        memory["in_motion"] = False
-        if not reading.is_reading:
+        reads = memory["reads"]
+        reads.append(reading)
+        if len(reads) < agree:
+            return TrayState(moving=True)
+        memory.update(in_motion=False, reads=[])
+        first = reads[0]
+        if not first.is_reading:
             return TrayState(moving=False)
-        return TrayState(False, tuple(reading.values), reading.ok, reading.problems, reading)
+        same = all(r.values == first.values for r in reads)
+        problems = first.problems if same else (*first.problems, "successive frames disagree")
+        confident = same and all(r.ok for r in reads)
+        return TrayState(False, tuple(first.values), confident, problems, first)
 
     return watch

@@ -10,7 +10,7 @@ else can fight over a device. Threads:
 - web: waitress serving the pages.
 
 On a Raspberry Pi (or `hardware = "pi"`) the real drivers are used; elsewhere (or with
-`--simulate`) gpiozero's MockFactory pins, luma's dummy display and a camera that renders dice
+`--simulate`) gpiozero's MockFactory pins, an OLED mirrored on a page and a camera that renders dice
 into a tray, so the same code runs on a laptop. SIGTERM stops cleanly: systemd is told,
 the event streams end, the camera closes, the OLED is blanked, the log is flushed.
 """
@@ -229,7 +229,8 @@ class Face:
     def __init__(self, service: Service):
         self.service = service
         self.version = 0  # bumps when something only the face knows changes
-        self.message = ""
+        self.message = ""  # the answer to the last button, until the table changes again
+        self._message_at = -1
         service.rolls.subscribe(self._changed)
 
     def _changed(self) -> None:
@@ -246,35 +247,46 @@ class Face:
 
     def _say(self, outcome: Any, done: str = "") -> None:
         self.message = done if outcome.ok else outcome.reason
+        self._message_at = self.service.table.version
         self._changed()
 
     def render(self) -> Any:
+        """The screen to show (companion.screens' Screen: the image and its texts)."""
         from companion.screens.common import dice_reading, notice
 
         service = self.service
         pending = service.rolls.pending
         if pending is not None:
-            return dice_reading(list(pending.values), f"Dice? ({pending.expected})").image
+            return dice_reading(list(pending.values), f"Dice? ({pending.expected})")
         problems = [
             f"{part}: {text}"
             for part, text in service.health.as_json().items()
             if text not in ("ok", "off", "starting") and part != "display"
         ]
-        lines = [self.message] if self.message else []
+        fresh = self.message and self._message_at == service.table.version
+        lines = [self.message] if fresh else []
         if not service.table.has_game:
-            return notice(
-                "Chac Companion", *problems, *lines, big=f"PIN {service.access.pin}"
-            ).image
+            return notice("Chac Companion", *problems, *lines, big=f"PIN {service.access.pin}")
         prompts = service.table.prompts()
         text = prompts[0].text if prompts else ""
-        return notice("Chac", *problems, *lines, text).image
+        return notice("Chac", *problems, *lines, text)
 
 
 class Service:
     """The companion, assembled from its settings. `run()` blocks until SIGTERM/SIGINT or
     `stop()`; everything is released on the way out, in an order that loses nothing."""
 
-    def __init__(self, config: Config, *, simulate: bool = False):
+    def __init__(
+        self,
+        config: Config,
+        *,
+        simulate: bool = False,
+        limits: Any = None,
+        sim_seed: int | None = None,
+    ):
+        """`limits`: the web app's request rate limits (web.app.Limits; default: its own);
+        `sim_seed` fixes the simulated tray's look and throws (default: a fresh one)."""
+        self._sim_seed = time.time_ns() % 2**32 if sim_seed is None else sim_seed
         from companion.rolls import RollWatcher, tray_watcher
 
         self.config = config
@@ -298,7 +310,7 @@ class Service:
             self.simulator = Simulator(
                 self.buttons, self.camera, self._display, config.buttons.hold_time
             )
-        self.web = self._make_web()
+        self.web = self._make_web(limits)
         self.camera_worker = None
         if self.camera is not None:
             cam = config.camera
@@ -337,7 +349,7 @@ class Service:
         if kind == "sim":
             from companion.simulator import SimTrayCamera
 
-            return SimTrayCamera(fps=cam.fps, seed=time.time_ns() % 2**32)
+            return SimTrayCamera(fps=cam.fps, seed=self._sim_seed)
         from hardware.camera import CameraSettings, FolderCamera, PiCamera, UsbCamera
 
         width, height = cam.resolution
@@ -370,7 +382,7 @@ class Service:
         self.health.set("buttons", "ok")
         return panel
 
-    def _make_web(self) -> Any:
+    def _make_web(self, limits: Any) -> Any:
         from web import sim
         from web.app import create_app
         from web.server import WebServer
@@ -380,6 +392,7 @@ class Service:
             self.data_dir,
             camera_frame=self.rolls.camera_jpeg,
             public_port=self.config.web.port,
+            limits=limits,
         )
         sim.install(app, self)
         self.access = app.extensions["chac"].access
@@ -393,8 +406,9 @@ class Service:
         self._stop.set()
 
     def run(self) -> int:
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, self.stop)
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                signal.signal(sig, self.stop)
         try:
             self._web_thread.start()
             if self.camera_worker is not None:
@@ -426,7 +440,7 @@ class Service:
                 event = self.buttons.next_event(timeout=LOOP_TICK_S)
                 if event is not None:
                     self.screen.wake()
-                    self.face.handle(event)
+                    self._guarded(self.face.handle, event)
             else:
                 self._stop.wait(LOOP_TICK_S)
             if not self._web_thread.is_alive():
@@ -435,7 +449,9 @@ class Service:
             if self.health.changed.is_set() or shown != (self.table.version, self.face.version):
                 self.health.changed.clear()
                 shown = (self.table.version, self.face.version)
-                self.screen.show(self.face.render())
+                screen = self._guarded(self.face.render)
+                if screen is not None:
+                    self.screen.show(screen.image)
             else:
                 self.screen.tick()
             now = time.monotonic()
@@ -443,6 +459,15 @@ class Service:
                 self.notifier.watchdog()
                 next_ping = now + ping_every
         return 0
+
+    @staticmethod
+    def _guarded(action: Callable[..., Any], *args: Any) -> Any:
+        """A fault in a button's action or a screen is logged; the table keeps running."""
+        try:
+            return action(*args)
+        except Exception:
+            log.exception("%s failed", getattr(action, "__qualname__", action))
+            return None
 
     def _healthy(self, within: float) -> bool:
         worker = self.camera_worker

@@ -1,0 +1,148 @@
+"""The companion as one program: a throw on the simulated camera is read by the real dice
+reader and reaches the table; the panel confirms doubtful readings; a lost camera leaves
+manual entry working; a full disk refuses commands without damaging the log."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from conftest import to_first_roll, wait_for
+from tablehttp import Phone, host
+
+from companion.table import Table
+
+
+def entered_or_pending(service, version: int):
+    rolls = service.rolls
+    if service.table.version != version:
+        return "entered"
+    return "pending" if rolls.pending is not None else None
+
+
+def test_dice_thrown_on_the_camera_are_read_and_entered(start_service):
+    running = start_service()
+    service = running.service
+    to_first_roll(service.table)
+    sim = Phone(running.base)
+    entered = []
+    # As at a real table, a throw the camera is unsure of is thrown again.
+    for _ in range(10):
+        version = service.table.version
+        status, body = sim.post("/api/sim/throw", {})
+        assert status == 200, body
+        assert len(body["values"]) == 5  # the prompt asks for five dice
+        result = wait_for(lambda v=version: entered_or_pending(service, v))
+        assert result, "a settled throw gave neither an entry nor a pending reading"
+        if result == "entered":
+            entered.append((sorted(body["values"]), list(service.rolls.last_submitted)))
+            break
+        assert service.rolls.pending.expected == 5
+        service.rolls.discard()
+    assert entered, "ten throws and the camera never read one with confidence"
+    thrown, read = entered[0]
+    assert read == thrown
+    assert not any(p.kind == "roll" for p in service.table.prompts())
+
+
+def test_a_doubtful_reading_waits_for_the_ok_button(start_service):
+    running = start_service(**{"dice.auto_submit": False})
+    service = running.service
+    to_first_roll(service.table)
+    sim = Phone(running.base)
+    version = service.table.version
+    sim.post("/api/sim/throw", {"values": [3, 5, 1, 6, 2]})
+    pending = wait_for(lambda: service.rolls.pending)
+    assert pending is not None and pending.expected == 5
+    assert service.table.version == version  # nothing entered without a person
+    status, state = sim.get("/api/sim/state")
+    assert state["pending"]["values"] == list(pending.values)
+    assert wait_for(lambda: "Dice?" in service.face.render().text)
+    status, _ = sim.post("/api/sim/button", {"button": "OK"})
+    assert status == 200
+    assert wait_for(lambda: service.table.version != version)
+    assert service.rolls.last_submitted == pending.values
+    assert service.rolls.pending is None
+
+
+def test_dice_left_lying_in_the_tray_are_not_read_as_the_next_roll(start_service):
+    running = start_service(**{"dice.auto_submit": False})
+    service = running.service
+    to_first_roll(service.table)
+    Phone(running.base).post("/api/sim/throw", {"values": [4, 4, 2, 2, 1]})
+    assert wait_for(lambda: service.rolls.pending)
+    assert service.rolls.confirm().ok
+    assert service.table.undo().ok  # the table asks for the roll again; the dice still lie there
+    assert any(p.kind == "roll" for p in service.table.prompts())
+    assert not wait_for(lambda: service.rolls.pending, timeout=2.0)
+
+
+def test_holding_back_on_the_panel_undoes(start_service):
+    running = start_service()
+    service = running.service
+    to_first_roll(service.table)
+    before = service.table.public_view()
+    status, body = host(running.base, running.pin).post(
+        "/api/host/command", {"type": "dice", "values": [1, 2, 3, 4, 5]}
+    )
+    assert status == 200, body
+    assert service.table.public_view() != before
+    Phone(running.base).post("/api/sim/button", {"button": "BACK", "hold": True})
+    assert wait_for(lambda: service.table.public_view() == before, timeout=5)
+
+
+def test_an_unplugged_camera_is_reported_and_manual_entry_carries_on(start_service):
+    running = start_service(**{"camera.retry_after": 0.5})
+    service = running.service
+    to_first_roll(service.table)
+    hosting = host(running.base, running.pin)
+    sim = Phone(running.base)
+    assert wait_for(lambda: hosting.get("/api/service/status")[1]["health"]["camera"] == "ok")
+    sim.post("/api/sim/camera", {"plugged": False})
+    camera_status = wait_for(
+        lambda: (
+            "No camera found" in (text := hosting.get("/api/service/status")[1]["health"]["camera"])
+            and text
+        )
+    )
+    assert camera_status
+    assert wait_for(lambda: "No camera found" in service.face.render().text)  # the OLED says so
+    status, body = hosting.post("/api/host/command", {"type": "dice", "values": [6, 5, 4, 3, 2]})
+    assert status == 200, body
+    assert not any(p.kind == "roll" for p in service.table.prompts())
+    sim.post("/api/sim/camera", {"plugged": True})
+    assert wait_for(lambda: hosting.get("/api/service/status")[1]["health"]["camera"] == "ok")
+
+
+def test_a_full_disk_refuses_commands_clearly_and_keeps_the_log_whole(start_service, tmp_path):
+    running = start_service()
+    service = running.service
+    to_first_roll(service.table)
+    hosting = host(running.base, running.pin)
+    # SQLite's own "database or disk is full" (SQLITE_FULL): the file may not grow past the
+    # pages it has now, as on a disk with no room left. Set on the table's own connection.
+    db = service.table._store._db
+    db.execute(f"PRAGMA max_page_count={db.execute('PRAGMA page_count').fetchone()[0]}")
+    for _ in range(50):  # a few commands may still fit into free space on the last pages
+        version, view = service.table.version, service.table.public_view()
+        status, body = hosting.post(
+            "/api/host/command", {"type": "dice", "values": [1, 2, 3, 4, 5]}
+        )
+        if status != 200:
+            break
+        assert hosting.post("/api/host/undo")[0] == 200
+    assert status == 409, "the disk never filled up"
+    assert "is full" in body["error"] and "Nothing changed" in body["error"], body
+    assert service.table.version == version and service.table.public_view() == view
+    assert any(p.kind == "roll" for p in service.table.prompts())
+    db.execute("PRAGMA max_page_count=1073741823")  # room again: the same command goes through
+    status, body = hosting.post("/api/host/command", {"type": "dice", "values": [1, 2, 3, 4, 5]})
+    assert status == 200, body
+    final_version, final_view = service.table.version, service.table.public_view()
+    service.stop()
+    running.thread.join(15)
+    log = tmp_path / "data" / "events.sqlite"
+    with sqlite3.connect(log) as check:
+        assert check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    with Table.open(log) as reopened:
+        assert reopened.version == final_version
+        assert reopened.public_view() == final_view
