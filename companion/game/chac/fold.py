@@ -70,9 +70,7 @@ def _start_round(state: ChacState, number: int) -> None:
     # CHAC-LL-1: only players carrying cards have anything to discard.
     state.order = [s for s in _in_play(state) if state.seats[s].advs[state.seats[s].current].cards]
     state.turn = 0
-    if not state.alive():
-        _end_actions(state)
-    elif state.order:
+    if state.order:
         state.phase = "load"
     else:
         _to_action_roll(state)
@@ -149,9 +147,12 @@ def _assign_actions(state: ChacState, values: list[int]) -> None:
 
 
 def free_options(state: ChacState, adv: Adventurer) -> bool:
-    """Whether an adventurer with no actions left can still do something (sprint, lock pick)."""
+    """Whether an adventurer with no actions left can still do something free: Sprint, Lock
+    Picking, Linguistics."""
     if adv.ability_used:
         return False
+    if adv.ability == "linguistics":
+        return bool(state.linguistics_targets(adv))
     if adv.ability == "sprint":
         here = adv.space or ""
         if state.board.kind.get(here) in (None, "river"):

@@ -266,7 +266,7 @@ def _movement(how: str) -> Callable[[ChacState, Command], list[Event]]:
         events: list[Event] = [{"type": "moved", "seat": adv.seat, "to": to, "how": how}]
         number = cmd.args.get("number")
         if number is not None:
-            if to not in state.board.cells or state.slabs.get(to) is not None:
+            if state.board.kind.get(to) != "lava" or state.slabs.get(to) is not None:
                 raise RuleError("A number is only typed for a slab being turned over.")
             events.append(_slab_event(state, number, to))
         return events
@@ -344,19 +344,11 @@ def _linguistics(state: ChacState, cmd: Command) -> list[Event]:
     adv = _acting(state, cmd)
     _ability(adv, "linguistics", "CHAC-ABIL-LING")
     space = cmd.args.get("space")
-    if space not in linguistics_targets(state, adv):
+    if space not in state.linguistics_targets(adv):
         raise RuleError(
             "Peek only at a glyph-side-up slab beside you (not diagonal).", "CHAC-ABIL-LING"
         )
     return [{"type": "linguistics", "seat": adv.seat, "space": space}]
-
-
-def linguistics_targets(state: ChacState, adv: Adventurer) -> list[str]:
-    return [
-        s
-        for s in state.board.slab_neighbours.get(adv.space or "", ())
-        if state.slabs.get(s) is None and s not in state.fallen
-    ]
 
 
 def _alcove(state: ChacState, cmd: Command) -> list[Event]:
@@ -630,6 +622,8 @@ def legal(state: ChacState, seat: int | None) -> list[Command]:
         return []
     if seat is None:
         return _legal_table(state)
+    if not 0 <= seat < len(state.seats):
+        raise ValueError(f"There is no seat {seat} at this table.")
     if phase == "setup":
         s = state.seats[seat]
         if s.advs:
@@ -747,7 +741,7 @@ def _legal_actions(state: ChacState, seat: int, adv: Adventurer, out: list[Comma
                 out.append(Command("sprint", seat, {"to": "exit"}))
     if ability == "linguistics":
         out.extend(
-            Command("linguistics", seat, {"space": s}) for s in linguistics_targets(state, adv)
+            Command("linguistics", seat, {"space": s}) for s in state.linguistics_targets(adv)
         )
     if not can_act:
         return

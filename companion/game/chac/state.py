@@ -126,6 +126,14 @@ class ChacState:
             return False  # CHAC-LAVA-1
         return not (kind == "bridge" and self.planks == 0)  # CHAC-BRIDGE-1
 
+    def linguistics_targets(self, adv: Adventurer) -> list[str]:
+        """Glyph-side-up slabs orthogonally beside the adventurer (CHAC-ABIL-LING)."""
+        return [
+            s
+            for s in self.board.slab_neighbours.get(adv.space or "", ())
+            if self.slabs.get(s) is None and s not in self.fallen
+        ]
+
     def waiting_replacement(self, seat: Seat) -> bool:
         return (
             len(seat.advs) == 2
