@@ -23,7 +23,6 @@ def main(path: str, seed: int) -> None:
     table = Table.open(path)
     if not table.has_game or table.is_over():
         table.new_game("tiny", {"cards": 100000}, ["Ana", "Ben", "Cy"], seed=seed)
-    print("ready", flush=True)
     while True:
         if rng.random() < 0.1:
             outcome = table.undo()
