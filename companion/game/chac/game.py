@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from companion.game.chac import fold as folding
+from companion.game.chac import legal as listing
 from companion.game.chac import prompts as prompting
 from companion.game.chac import rules, views
 from companion.game.chac.board import DEFAULT_BOARD, Board, load_board
@@ -125,7 +126,7 @@ class ChacGame:
         return state
 
     def legal(self, state: ChacState, seat: int | None) -> list[Command]:
-        return rules.legal(state, seat)
+        return listing.legal(state, seat)
 
     def apply(self, state: ChacState, command: Command) -> list[Event]:
         return rules.validate(state, command)
@@ -147,7 +148,7 @@ class ChacGame:
 
     def seats_with_commands(self, state: ChacState) -> list[int]:
         """The seats that may have legal commands now (a shortcut for random play)."""
-        return rules.seats_with_commands(state)
+        return listing.seats_with_commands(state)
 
     def random_weights(self, state: ChacState, commands: list[Command]) -> list[float]:
         """Random play heads for the exit more often than not, so games see escapes."""

@@ -1,4 +1,4 @@
-"""Checking commands against the rules (`validate`) and listing what may be done now (`legal`).
+"""Checking commands against the rules.
 
 `validate` never changes the state: it returns the events the command causes, or raises a
 RuleError whose message a player understands and whose `rule` names the rule broken.
@@ -9,29 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.game.chac.fold import replacement_seats, river_options
+from companion.game.chac.fold import replacement_seats
 from companion.game.chac.hidden import DECKS
 from companion.game.chac.state import Adventurer, ChacState
 from companion.game.protocol import Command, RuleError
 
 Event = dict[str, Any]
 
-# Commands with values left open in `legal` (the prompt says what to fill in).
-OPEN_ARGS = {
-    "dice": "values",
-    "slab": "number",
-    "discard": "cards",
-    "river_reroll": "cards",
-    "reroll": "dice",
-    "score": "values",
-    "set_space": "to",
-    "set_boulder": "to",
-    "set_planks": "planks",
-}
 CORRECTIONS = frozenset({"set_space", "set_boulder", "set_planks"})
-_CORRECTION_TEMPLATES = tuple(Command(c, None) for c in sorted(CORRECTIONS))
-_DICE = Command("dice", None)
-_WALLS = Command("walls", None)
 
 
 def _int(value: Any) -> bool:
@@ -611,157 +596,3 @@ def validate(state: ChacState, cmd: Command) -> list[Event]:
     if check is None:
         raise RuleError(f"Unknown command {cmd.type!r}.")
     return check(state, cmd)
-
-
-# -- legal -------------------------------------------------------------------------------------
-
-
-def legal(state: ChacState, seat: int | None) -> list[Command]:
-    phase = state.phase
-    if phase == "over":
-        return []
-    if seat is None:
-        return _legal_table(state)
-    if not 0 <= seat < len(state.seats):
-        raise ValueError(f"There is no seat {seat} at this table.")
-    if phase == "setup":
-        s = state.seats[seat]
-        if s.advs:
-            return []
-        return [Command("choose_adventurer", seat, {"adventurer": n}) for n in s.dealt]
-    adv = state.seats[seat].adv
-    out: list[Command] = []
-    if phase in ("load", "roll") and adv and adv.status == "alive":
-        if adv.ability == "stamina" and not adv.ability_used:
-            out.append(Command("stamina", seat))
-        if phase == "load" and state.actor() == seat:
-            if adv.cards:
-                out.append(Command("discard", seat))
-            if len(adv.cards) <= 12:
-                out.append(Command("ready", seat))
-    elif phase == "actions" and adv is not None:
-        _legal_actions(state, seat, adv, out)
-    elif phase == "replace" and seat in replacement_seats(state):
-        out.extend(Command("replace", seat, {"sun": k}) for k, v in state.sun_open.items() if v)
-        out.append(Command("decline_replacement", seat))
-    elif phase == "score" and adv and adv.status == "escaped" and state.seats[seat].scored is None:
-        out.append(Command("score", seat))
-    return out
-
-
-def _legal_table(state: ChacState) -> list[Command]:
-    out: list[Command] = []
-    if state.roll is not None:
-        out.append(_DICE)
-    if state.phase == "setup":
-        if state.dicekeeper is None:
-            out.extend(
-                Command("first_dicekeeper", None, {"keeper": i}) for i in range(len(state.seats))
-            )
-        return out
-    if state.phase == "walls":
-        out.append(_WALLS)
-    if state.phase != "score":
-        out.extend(_CORRECTION_TEMPLATES)
-    return out
-
-
-def seats_with_commands(state: ChacState) -> list[int]:
-    """The seats `legal` may list something for now (the others have nothing to do)."""
-    phase = state.phase
-    if phase == "setup":
-        return [i for i, s in enumerate(state.seats) if not s.advs]
-    if phase == "actions":
-        wait = state.slab_wait or state.river
-        if wait is not None:
-            return [wait["seat"]]
-        actor = state.actor()
-        return [] if actor is None else [actor]
-    if phase in ("load", "roll"):
-        out = [
-            i
-            for i, s in enumerate(state.seats)
-            if (a := s.adv) and a.ability == "stamina" and not a.ability_used
-        ]
-        actor = state.actor()
-        if actor is not None and actor not in out:
-            out.append(actor)
-        return out
-    if phase == "replace":
-        return replacement_seats(state)
-    if phase == "score":
-        return [i for i, s in enumerate(state.seats) if s.scored is None]
-    return []
-
-
-def _legal_actions(state: ChacState, seat: int, adv: Adventurer, out: list[Command]) -> None:
-    if state.slab_wait is not None:
-        if state.slab_wait["seat"] == seat:
-            out.append(Command("slab", seat))
-        return
-    if state.river is not None:
-        if state.river["seat"] == seat:
-            swim, reroll = river_options(state, adv)
-            if swim:
-                out.append(Command("swim", seat))
-            if reroll:
-                out.append(Command("river_reroll", seat))
-            out.append(Command("river_give_up", seat))
-        return
-    if state.actor() != seat or state.roll is not None:
-        return
-    board = state.board
-    here = adv.space or ""
-    attempt = state.alcove
-    if (
-        attempt is not None
-        and attempt["missing"] == 1
-        and adv.ability == "lock_picking"
-        and not adv.ability_used
-    ):
-        out.append(Command("lock_pick", seat))
-    if here == board.river[-1] and adv.actions > 0:
-        out.append(Command("river_exit", seat))  # CHAC-RIVER-2: the only action there
-        return
-    out.append(Command("pass", seat))
-    ability = None if adv.ability_used else adv.ability
-    can_act = adv.actions > 0
-    kind = board.kind.get(here)
-    if can_act or ability == "sprint":
-        for to in board.moves.get(here, ()):
-            if state.can_enter(to):
-                if can_act:
-                    out.append(Command("move", seat, {"to": to}))
-                if ability == "sprint" and kind != "river":
-                    out.append(Command("sprint", seat, {"to": to}))
-        if here == board.exit_from:
-            if can_act:
-                out.append(Command("move", seat, {"to": "exit"}))
-            if ability == "sprint":
-                out.append(Command("sprint", seat, {"to": "exit"}))
-    if ability == "linguistics":
-        out.extend(
-            Command("linguistics", seat, {"space": s}) for s in state.linguistics_targets(adv)
-        )
-    if not can_act:
-        return
-    if ability == "leap" and kind != "river":
-        for to in board.diagonals.get(here, ()):
-            if state.can_enter(to):
-                out.append(Command("leap", seat, {"to": to}))
-    if kind == "zone":
-        if state.decks[f"Z{board.zone_number[here]}"]:
-            out.append(Command("search", seat))
-        out.append(Command("decipher", seat))
-    elif kind == "river":
-        if not adv.lying and state.decks["R"]:
-            out.append(Command("search", seat))
-    elif kind == "lava":
-        if here not in state.emptied and state.decks["L"]:
-            out.append(Command("take", seat))
-    elif kind == "bridge":
-        out.append(Command("sabotage", seat))
-    elif kind == "corridor" and state.alcoves.get(here) is not None:
-        if attempt is not None and attempt["seat"] == seat and attempt["dice"]:
-            out.append(Command("reroll", seat))
-        out.append(Command("alcove", seat))
