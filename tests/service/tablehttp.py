@@ -54,3 +54,58 @@ def seat(base: str, join_url: str) -> Phone:
     path = "/" + join_url.split("/", 3)[3]
     phone.get(path)  # sets the seat cookie, then redirects to /seat
     return phone
+
+
+class HttpTable:
+    """Plays a game through the pages' API as the host and one phone per seat.
+
+    The host sets the game's seed, so a shadow copy of the engine here follows the table
+    exactly (replay is deterministic) and picks random legal commands for the seats and the
+    table, with their open values filled as a player would. Only commands the table
+    acknowledged are applied to the shadow.
+    """
+
+    def __init__(self, base: str, pin: str, seats: list[str], seed: int):
+        import random
+
+        from companion.game import load_game
+
+        self.base = base
+        self.host = host(base, pin)
+        status, body = self.host.post("/api/host/new-game", {"seats": seats, "seed": seed})
+        assert status == 200, body
+        self.version = body["version"]
+        joins = self.host.get("/api/host")[1]["joins"]
+        self.phones = [seat(base, j["url"]) for j in joins]
+        self.game = load_game("chac")
+        self.state = self.game.setup({}, seats, seed)
+        self.seats = len(seats)
+        self.rng = random.Random(seed)
+
+    @property
+    def over(self) -> bool:
+        return self.game.is_over(self.state)
+
+    def choose(self) -> Any:
+        from companion.game.random_play import random_command
+
+        return random_command(self.game, self.state, self.rng, self.seats)
+
+    def send(self, command: Any) -> tuple[int, Any]:
+        """Submit `command` from the phone that may; on success the shadow applies it."""
+        if command.seat is None:
+            status, body = self.host.post("/api/host/command", command.to_json())
+        else:
+            status, body = self.phones[command.seat].post("/api/seat/command", command.to_json())
+        if status == 200:
+            self.applied(command, body["version"])
+        return status, body
+
+    def applied(self, command: Any, version: int) -> None:
+        """The table took `command` (at `version`): the shadow takes it too."""
+        for event in self.game.apply(self.state, command):
+            self.state = self.game.fold(self.state, json.loads(json.dumps(event)))
+        self.version = version
+
+    def public_view(self) -> dict:
+        return json.loads(json.dumps(self.game.public_view(self.state)))
