@@ -51,6 +51,35 @@ def test_random_legal_play_keeps_the_invariants_and_ends_chac_end_1(seed, seats,
     assert all(GAME.legal(state, s) == [] for s in [None, *range(seats)])
 
 
+@settings(max_examples=20, deadline=None)
+@given(data=st.data(), seats=st.integers(2, 6))
+def test_hypothesis_chosen_command_sequences_keep_the_invariants_chac_end_1(data, seats):
+    """Hypothesis picks every command among all seats' legal ones (so failures shrink to short
+    sequences); every invariant holds after each, and a random finish still ends the game
+    (CHAC-END-1)."""
+    rng = random.Random(data.draw(st.integers(0, 2**16), label="dice seed"))
+    state = GAME.setup({}, [f"P{i}" for i in range(seats)], data.draw(st.integers(0, 2**16)))
+    checker = _checker()
+    for _ in range(400):
+        if GAME.is_over(state):
+            break
+        options = [c for c in GAME.legal(state, None) if c.type not in GAME.corrections]
+        for seat in range(seats):
+            options.extend(GAME.legal(state, seat))
+        choice = options[data.draw(st.integers(0, len(options) - 1), label="command")]
+        command = GAME.random_args(state, choice, rng)
+        for event in GAME.apply(state, command):
+            GAME.fold(state, event)
+        checker(state)
+    for _ in range(5000):
+        if GAME.is_over(state):
+            break
+        for event in GAME.apply(state, random_command(GAME, state, rng, seats)):
+            GAME.fold(state, event)
+        checker(state)
+    assert GAME.is_over(state)
+
+
 def test_invariant_check_names_the_broken_invariant():
     state = GAME.setup({}, ["a", "b"], 1)
     state.planks = 7
