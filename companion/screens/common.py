@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from PIL import Image
 
-from companion.screens.canvas import BIG, HEIGHT, HUGE, SMALL, WIDTH, Canvas, Screen
+from companion.screens.canvas import BIG, HEIGHT, HUGE, SMALL, WIDTH, Canvas, Screen, Text
 
 PIPS = {
     1: ((1, 1),),
@@ -89,22 +90,11 @@ def menu(title: str, items: Sequence[str], selected: int, right: str = "") -> Sc
 def join_code(url: str, caption: str = "Scan to join") -> Screen:
     """A QR code of `url` at the left, as large as fits (dark modules on a lit field, the
     polarity phone cameras expect), and a caption beside it."""
-    import segno
-
-    qr = segno.make(url, error="l", boost_error=True, micro=False)
-    modules = qr.symbol_size(border=0)[0]
-    # One module of quiet zone, lit, plus the panel's dark surround: the code stays as large
-    # as possible and leaves room for the address beside it.
-    border = 1
-    scale = max(1, HEIGHT // (modules + 2 * border))
-    side = (modules + 2 * border) * scale
+    code = _qr_picture(url)
+    side = code.width
     canvas = Canvas("join")
-    canvas.fill((0, 0, side - 1, side - 1))
-    for y, row in enumerate(qr.matrix_iter(scale=scale, border=border)):
-        for x, dark in enumerate(row):
-            if dark:
-                canvas.screen.image.putpixel((x, y), 0)
-    canvas.screen.texts.append(_hidden_text(url, side))
+    canvas.paste(code, (0, 0))
+    canvas.screen.texts.append(Text(url, (0, 0, side, side), 0))  # what the code says
     left = side + 3
     width = WIDTH - left - 1
     words = caption.split()
@@ -119,10 +109,21 @@ def join_code(url: str, caption: str = "Scan to join") -> Screen:
     return canvas.done()
 
 
-def _hidden_text(url: str, side: int):
-    from companion.screens.canvas import Text
+@lru_cache(maxsize=8)
+def _qr_picture(url: str) -> Image.Image:
+    """The code at the largest whole scale that fits the screen's height (cached: the join
+    address rarely changes and encoding is most of the screen's cost)."""
+    import segno
 
-    return Text(url, (0, 0, side, side), 0)  # what the code says, for tests and the panel
+    qr = segno.make(url, error="l", boost_error=True, micro=False)
+    modules = qr.symbol_size(border=0)[0]
+    # One module of quiet zone, lit, plus the panel's dark surround: the code stays as large
+    # as possible and leaves room for the address beside it.
+    border = 1
+    scale = max(1, HEIGHT // (modules + 2 * border))
+    code = Image.new("1", (modules + 2 * border,) * 2)
+    code.putdata([0 if dark else 1 for row in qr.matrix_iter(border=border) for dark in row])
+    return code.resize((code.width * scale,) * 2, Image.Resampling.NEAREST)
 
 
 def peek(picture: Image.Image | None, seconds_left: float, caption: str = "") -> Screen:
@@ -137,15 +138,9 @@ def peek(picture: Image.Image | None, seconds_left: float, caption: str = "") ->
         grey.thumbnail(room, Image.Resampling.LANCZOS)
         dithered = grey.convert("1", dither=Image.Dither.FLOYDSTEINBERG)
         canvas.paste(dithered, ((room[0] - dithered.width) // 2, (HEIGHT - dithered.height) // 2))
-        canvas.screen.texts.append(_picture_text(caption))
+        canvas.screen.texts.append(Text(caption or "glyph", (0, 0, room[0], HEIGHT), 0))
     canvas.text((WIDTH - 2, HEIGHT - 2), str(left), BIG, anchor="rd")
     return canvas.done()
-
-
-def _picture_text(caption: str):
-    from companion.screens.canvas import Text
-
-    return Text(caption or "glyph", (0, 0, WIDTH - 22, HEIGHT), 0)
 
 
 def peek_warning(name: str, button: str = "MENU") -> Screen:

@@ -100,6 +100,26 @@ class Rig:
         self.refresh()
         return self.shown()
 
+    def big_digits(self, screen):
+        return [t for t in screen.texts if t.size == 22]
+
+    def confirm_dice(self, faces):
+        """On a dice reading: correct it to `faces` if the camera got it wrong, then OK.
+        Corrections: UP/DOWN change the die under the cursor, OK steps to the next die."""
+        screen = self.shown()
+        assert screen.name == "dice", screen.text
+        if [t.text for t in self.big_digits(screen)] == [str(f) for f in faces]:
+            return self.press("OK")
+        screen = self.press("UP")
+        for i, face in enumerate(faces):
+            for _ in range(7):
+                if self.big_digits(screen)[i].text == str(face):
+                    break
+                screen = self.press("UP")
+            assert self.big_digits(screen)[i].inverted  # the die being corrected
+            screen = self.press("OK")
+        return screen
+
     def choose(self, label):
         """Open the menu and pick the item `label` with DOWN presses, then OK."""
         screen = self.press("MENU")
@@ -138,11 +158,13 @@ def test_a_full_round_played_with_the_buttons_and_the_oled(rig):
     assert screen.name == "roll" and "Roll 5 dice" in screen.text and "Dice: Ana" in screen.text
     assert "Round 1" in screen.text
 
-    # The camera reads the throw; the reading waits for OK.
+    # The camera reads the throw; the reading waits for OK (corrected first if misread).
     screen = rig.throw([3, 5, 1, 6, 2])
-    assert screen.name == "dice" and "Dice read" in screen.text and "5/5" in screen.text
-    assert sorted(int(t.text) for t in screen.texts if t.size == 22) == [1, 2, 3, 5, 6]
-    screen = rig.press("OK")
+    read = rig.rolls.pending.values
+    assert screen.name == "dice" and f"{len(read)}/5" in screen.text
+    assert [t.text for t in rig.big_digits(screen)] == [str(v) for v in read]
+    screen = rig.confirm_dice([1, 2, 3, 5, 6])
+    assert rig.table.public_view()["last_dice"]["values"] == [1, 2, 3, 5, 6]
     first, second = adventurer(rig, 0)["first_name"], adventurer(rig, 1)["first_name"]
     # Load level 2: the dice 2, 3, 5, 6 each give an action.
     assert screen.name == "status" and screen.find(first) and screen.find("4", whole=True)
@@ -187,8 +209,8 @@ def test_a_full_round_played_with_the_buttons_and_the_oled(rig):
     # The boulder: round 1 rolls one die (CHAC-BOUL-1).
     assert screen.name == "roll" and "Roll 1 die" in screen.text and "boulder" in screen.text
     screen = rig.throw([4])
-    assert screen.name == "dice" and screen.find("4", whole=True)
-    screen = rig.press("OK")
+    assert screen.name == "dice" and "/1" in screen.text
+    screen = rig.confirm_dice([4])
     boulder = rig.table.public_view()["boulder"]
     assert screen.name == "boulder" and "+1" in screen.text and boulder["space"] in screen.text
     screen = rig.wait(4.1)
@@ -197,30 +219,30 @@ def test_a_full_round_played_with_the_buttons_and_the_oled(rig):
     assert screen.name == "roll" and "Round 2" in screen.text and "Dice: Ben" in screen.text
 
 
-def test_a_misread_is_corrected_with_up_and_down_before_ok(tmp_path):
-    rig = Rig(tmp_path, camera_seed=1)  # this throw lands with one die the reader misses
-    try:
-        rig.table.new_game("chac", {}, ["Ana", "Ben"], seed=7)
-        for seat in (0, 1):
-            rig.table.submit(rig.table.legal(seat)[0])
-        rig.choose("Ben keeps dice")
-        screen = rig.throw([3, 5, 1, 6, 2])
-        assert screen.name == "dice" and "Fix the dice" in screen.text and "4/5" in screen.text
-        # UP opens the correction on the first die; OK steps on to the missing fifth die.
+def test_a_reading_is_corrected_with_up_and_down_before_ok(rig):
+    for seat in (0, 1):
+        rig.table.submit(rig.table.legal(seat)[0])
+    rig.choose("Ben keeps dice")
+    rig.throw([3, 5, 1, 6, 2])
+    read = list(rig.rolls.pending.values)
+    # UP opens the correction on the first die and turns it up by one; OK steps on.
+    screen = rig.press("UP")
+    digits = rig.big_digits(screen)
+    assert digits[0].inverted and digits[0].text == str(read[0] % 6 + 1)
+    assert len(digits) == 5  # a die the camera missed shows as "?" until set
+    for _ in range(5):  # 1 -> 6 -> ... back round to the value read
         screen = rig.press("UP")
-        for _ in range(4):
-            screen = rig.press("OK")
-        digits = [t for t in screen.texts if t.size == 22]
-        assert digits[4].text == "?" and digits[4].inverted
-        for _ in range(4):
-            screen = rig.press("UP")
-        assert screen.find("4", whole=True) is not None
+    assert rig.big_digits(screen)[0].text == str(read[0])
+    for _ in range(4):
         screen = rig.press("OK")
-        assert screen.name == "status"
-        dice = rig.table.public_view()["last_dice"]["values"]
-        assert len(dice) == 5 and dice[4] == 4
-    finally:
-        rig.close()
+    last = rig.big_digits(screen)[4]
+    assert last.inverted and last.text == (str(read[4]) if len(read) == 5 else "?")
+    screen = rig.press("DOWN")
+    expected = ((read[4] - 2) % 6 + 1) if len(read) == 5 else 6  # "?" goes down to 6
+    assert rig.big_digits(screen)[4].text == str(expected)
+    screen = rig.press("OK")
+    assert screen.name == "status"
+    assert rig.table.public_view()["last_dice"]["values"] == [*read[:4], expected]
 
 
 def test_holding_back_undoes_step_by_step_and_says_when_nothing_is_left(rig):
