@@ -52,6 +52,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     verify.add_argument("logfile", type=Path, help="the companion's log (an SQLite file)")
     verify.add_argument("--game", type=int, help="game number in the log (default: the latest)")
+    verify.add_argument(
+        "--commitment",
+        help="the commitment as the players noted it at setup (all of it, or its first 16 or "
+        "more hex digits, as the table showed them); checked too",
+    )
     verify.set_defaults(func=run_verify)
 
     simulate = subparsers.add_parser(
@@ -85,7 +90,7 @@ def load_scenario(path: Path) -> dict[str, Any]:
         raise ScenarioError(f"{path} is not valid JSON: {exc}") from exc
     if not isinstance(data, dict):
         raise ScenarioError(f"{path}: a scenario is a JSON object")
-    unknown = set(data) - {"game", "options", "seats", "seed", "commands", "description"}
+    unknown = set(data) - {"game", "options", "seats", "seed", "commands", "description", "expect"}
     if unknown:
         raise ScenarioError(f"{path}: unknown keys {', '.join(sorted(unknown))}")
     if not isinstance(data.get("game"), str):
@@ -173,8 +178,12 @@ def run_replay(args: argparse.Namespace) -> int:
 VERIFIERS = {"chac": "companion.game.chac:verify_reveal"}
 
 
-def verify_log(path: Path, game_id: int | None = None) -> tuple[int, str]:
-    """(exit code, message) for the game in the log at `path` (default: its latest game)."""
+def verify_log(path: Path, game_id: int | None = None, noted: str | None = None) -> tuple[int, str]:
+    """(exit code, message) for the game in the log at `path` (default: its latest game).
+
+    The reveal must hash to the commitment published at the game's setup and, when the
+    players noted that commitment (`noted`, whole or its first 16+ hex digits), match it too.
+    """
     from importlib import import_module
 
     from companion.game import load_game
@@ -210,6 +219,13 @@ def verify_log(path: Path, game_id: int | None = None) -> tuple[int, str]:
     reveal = final.get("reveal")
     if reveal is None or final.get("commitment") != commitment:
         return VERIFY_MISMATCH, f"MISMATCH: {label} did not reveal against its setup commitment"
+    if noted is not None:
+        noted = noted.strip().lower().rstrip(".")
+        if len(noted) < 16 or not commitment.startswith(noted):
+            return VERIFY_MISMATCH, (
+                f"MISMATCH: {label}: the commitment published at setup was {commitment}, "
+                f"not {noted}"
+            )
     if not check(commitment, reveal):
         return VERIFY_MISMATCH, (
             f"MISMATCH: {label}: the revealed hidden state does not hash to the commitment "
@@ -219,7 +235,7 @@ def verify_log(path: Path, game_id: int | None = None) -> tuple[int, str]:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    code, message = verify_log(args.logfile, args.game)
+    code, message = verify_log(args.logfile, args.game, args.commitment)
     print(message, file=sys.stdout if code == VERIFY_OK else sys.stderr)
     return code
 
