@@ -1,0 +1,143 @@
+"""The panel's behaviour beyond one plain round: secrets, typed numbers, several prompts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from companion.game.protocol import Command
+from companion.panel import Panel
+from companion.table import Table
+from hardware.buttons import ButtonEvent
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def table(tmp_path):
+    table = Table.open(tmp_path / "companion.db")
+    yield table
+    table.close()
+
+
+def press(panel, button, kind="press"):
+    panel.handle(ButtonEvent(button, kind, 0.0))
+    return panel.screen()
+
+
+def started(table, keeper=0):
+    table.new_game("chac", {}, ["Ana", "Ben"], seed=7)
+    for seat in (0, 1):
+        table.submit(table.legal(seat)[0])
+    table.submit(Command("first_dicekeeper", None, {"keeper": keeper}))
+    table.submit(Command("dice", None, {"values": [6, 6, 6, 6, 6]}))
+
+
+def pick(panel, label):
+    screen = press(panel, "MENU")
+    for _ in range(15):
+        if any(t.inverted and t.text == label for t in screen.texts):
+            return press(panel, "OK")
+        screen = press(panel, "DOWN")
+    raise AssertionError(f"{label!r} not in the menu: {screen.text}")
+
+
+def glyph(number):
+    """A distinct picture per glyph number: `number` bars."""
+    image = Image.new("L", (60, 60), 0)
+    draw = ImageDraw.Draw(image)
+    for i in range(number):
+        draw.rectangle((2 + i * 4, 5, 3 + i * 4, 55), fill=255)
+    return image
+
+
+def test_the_glyph_picture_shows_only_in_the_private_peek_of_the_seat_that_deciphered(table):
+    """CHAC-WALLS-1, CHAC-GLYPH-2: the trap's glyph is shown to the decipherer alone, after a
+    warning and only while MENU is held, for five seconds."""
+    started(table)
+    asked = []
+    clock = Clock()
+    panel = Panel(table, glyphs=lambda n: asked.append(n) or glyph(n), clock=clock)
+    pick(panel, "Move to Z1")
+    screen = pick(panel, "Decipher")
+    assert screen.name == "peek-warning" and asked == []  # nothing drawn before the hold
+    screen = press(panel, "MENU", "long")
+    secret = table.seat_view(0)["you"]["decipher"]["number"]
+    assert screen.name == "peek" and asked == [secret]
+    bars = np.array(screen.image.crop((0, 0, 100, 64)), dtype=bool).any(axis=0)
+    runs = np.count_nonzero(bars[1:] & ~bars[:-1]) + int(bars[0])
+    assert runs == secret  # the right picture, and only it
+    screen = press(panel, "MENU", "release")  # letting go hides it at once
+    assert screen.name != "peek"
+    # The other seat's menu offers no peek, and holding MENU there shows nothing.
+    press(panel, "MENU")
+    screen = pick(panel, "End turn")
+    screen = press(panel, "MENU")
+    assert "Peek at glyph" not in screen.text
+    assert press(panel, "MENU", "long").name == "menu"
+    assert asked == [secret]
+    # The decipherer can look again from the menu, but only on their own turn's menu.
+    table.undo()  # back to Ana's turn
+    press(panel, "BACK")
+    screen = pick(panel, "Peek at glyph")
+    assert screen.name == "peek-warning"
+    clock.now = 10.0
+    assert press(panel, "MENU", "long").name == "peek"
+    clock.now = 15.1
+    panel.tick()
+    assert panel.screen().name != "peek"
+
+
+def test_stepping_onto_a_trap_slab_is_typed_in_and_the_elimination_shown(table):
+    """CHAC-LAVA-1/3: the number under a turned slab is typed on the panel; a trap number
+    eliminates the adventurer, and the OLED says who."""
+    started(table)
+    table.submit(Command("set_space", None, {"player": 0, "to": "C5"}))
+    panel = Panel(table)
+    name = table.public_view()["seats"][0]["adventurer"]["first_name"]
+    screen = pick(panel, "Move to L(3,3)")
+    assert "type the number on slab L(3,3)" in screen.text
+    screen = press(panel, "OK")
+    assert "slab number" in screen.text and screen.find("?", whole=True)
+    trap = sorted(table.public_view()["traps"].values())[0]
+    for _ in range(trap):
+        screen = press(panel, "UP")
+    assert screen.find(str(trap), whole=True) and screen.ink_height(str(trap), whole=True) >= 10
+    screen = press(panel, "OK")
+    assert screen.name == "fates" and screen.find(name)
+    assert table.public_view()["seats"][0]["adventurer"]["status"] == "eliminated"
+
+
+def test_several_waiting_prompts_are_stepped_through_with_down(table):
+    table.new_game("chac", {}, ["Ana", "Ben"], seed=7)
+    panel = Panel(table)
+    assert "Ana: choose" in panel.screen().text
+    assert "Ben: choose" in press(panel, "DOWN").text
+    assert "Host: choose the first dicekeeper" in press(panel, "DOWN").text
+    screen = press(panel, "OK")
+    assert screen.name == "menu" and "Ana keeps dice" in screen.text
+
+
+def test_without_a_game_the_panel_shows_the_join_code_and_pin(table):
+    panel = Panel(table, join_url="http://192.168.1.23:8080/", pin="4821")
+    screen = panel.screen()
+    assert screen.name == "join" and "PIN 4821" in screen.text
+    assert "http://192.168.1.23:8080/" in screen.text
+
+
+def test_hardware_problems_are_shown_with_what_the_table_waits_for(table):
+    started(table)
+    problems = ["camera: No USB camera at /dev/video0"]
+    panel = Panel(table, problems=lambda: problems)
+    screen = panel.screen()
+    assert "Check the hardware" in screen.text and "No USB camera" in screen.text
+    problems.clear()
+    panel.tick()
+    assert panel.screen().name == "status"
