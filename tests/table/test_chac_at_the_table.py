@@ -1,0 +1,165 @@
+"""Temple of Chac through the Table and the `companion` game commands: examples, verify,
+simulate, restart and undo on the real engine."""
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.game.chac import ChacGame
+from companion.game.protocol import Command
+from companion.game.random_play import random_command
+from companion.table import Table
+
+EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = sorted(EXAMPLES_DIR.glob("*.json"))
+COMPLETE_GAME = str(EXAMPLES_DIR / "complete-game.json")
+FIRST_ROUND = str(EXAMPLES_DIR / "first-round.json")
+
+
+def play_through(table: Table, shadow, count: int, rng: random.Random) -> None:
+    """Random legal commands, chosen on a shadow state kept in step with the table."""
+    game = ChacGame()
+    for _ in range(count):
+        if game.is_over(shadow[0]):
+            return
+        command = random_command(game, shadow[0], rng)
+        assert table.submit(command).ok
+        for event in game.apply(shadow[0], command):
+            shadow[0] = game.fold(shadow[0], event)
+
+
+def all_views(table: Table) -> tuple:
+    return table.public_view(), [table.seat_view(s) for s in range(len(table.seats))]
+
+
+def test_there_are_clean_and_rejected_examples():
+    results = [json.loads(p.read_text())["expect"]["rejected"] for p in EXAMPLES]
+    assert sum(r is None for r in results) >= 2 and any(results)
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_every_example_replays_as_it_says(path, capsys):
+    expect = json.loads(path.read_text())["expect"]
+    code = main(["replay", str(path)])
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    if expect["rejected"] is None:
+        assert code == 0, captured.err
+        assert "rejected" not in report
+    else:
+        assert code == 1
+        assert report["rejected"]["index"] == expect["rejected"]["index"]
+        assert report["rejected"]["rule"] == expect["rejected"]["rule"]
+        assert f"command {expect['rejected']['index']} rejected" in captured.err
+    assert report["over"] is expect["over"]
+    for key, value in expect["public_view"].items():
+        assert report["public_view"][key] == value, key
+
+
+@pytest.fixture(scope="module")
+def finished_log(tmp_path_factory):
+    db = tmp_path_factory.mktemp("verify") / "game.db"
+    assert main(["replay", COMPLETE_GAME, "--db", str(db)]) == 0
+    return db
+
+
+def test_verify_accepts_an_honest_finished_game(finished_log, capsys):
+    """CHAC-FAIR-1: the reveal hashes to the commitment published at setup."""
+    with Table.open(finished_log) as table:
+        commitment = table.public_view()["commitment"]
+    capsys.readouterr()
+    assert main(["verify", str(finished_log), "--commitment", commitment[:16]]) == 0
+    assert capsys.readouterr().out.startswith("ok: game 1 (chac, Ana, Ben): the reveal matches")
+
+
+def test_verify_refuses_a_commitment_the_players_did_not_see(finished_log, capsys):
+    """CHAC-FAIR-1: a commitment noted at setup that differs is a mismatch."""
+    assert main(["verify", str(finished_log), "--commitment", "0" * 64]) == 1
+    assert "MISMATCH" in capsys.readouterr().err
+
+
+def test_verify_catches_a_reveal_that_was_altered(finished_log, capsys, monkeypatch):
+    """CHAC-FAIR-1: a reveal with one casket value changed no longer hashes to the commitment."""
+    honest = ChacGame.public_view
+
+    def altered(self, state):
+        view = honest(self, state)
+        if view["reveal"] is not None:
+            hidden = json.loads(json.dumps(view["reveal"]["hidden"]))
+            hidden["caskets"]["R"] = hidden["caskets"]["R"] % 6 + 1
+            view["reveal"] = {"salt": view["reveal"]["salt"], "hidden": hidden}
+        return view
+
+    monkeypatch.setattr(ChacGame, "public_view", altered)
+    assert main(["verify", str(finished_log)]) == 1
+    assert "does not hash to the commitment" in capsys.readouterr().err
+
+
+def test_verify_says_when_the_game_is_not_finished(tmp_path, capsys):
+    db = tmp_path / "game.db"
+    assert main(["replay", FIRST_ROUND, "--db", str(db)]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(db)]) == 3
+    assert "not finished" in capsys.readouterr().err
+
+
+def test_verify_refuses_what_is_not_a_log(tmp_path, capsys):
+    assert main(["verify", FIRST_ROUND]) == 4
+    assert "not a log file" in capsys.readouterr().err
+    assert main(["verify", str(tmp_path / "absent.db")]) == 4
+    assert "no log file" in capsys.readouterr().err
+
+
+def test_simulate_plays_whole_games_and_reports(capsys):
+    assert main(["simulate", "--games", "4", "--seed", "100", "--players", "3", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 4 and report["players"] == {"3": 4}
+    assert report["rounds"]["min"] >= 1 and report["commands_per_game"] > 10
+    # Every adventurer in play ends eliminated or escaped: at least one of each player's.
+    assert sum(report["eliminations"].values()) + report["escapes"] >= 4 * 3
+    assert report["games_per_second"] > 0
+
+
+def test_simulate_names_the_seed_of_a_game_that_breaks_an_invariant(capsys, monkeypatch):
+    from companion.game.chac import invariants
+
+    def strict(state, before=None):
+        if state.round >= 2:
+            raise AssertionError("invariant 'round one only' broken")
+
+    monkeypatch.setattr(invariants, "check", strict)
+    assert main(["simulate", "--games", "2", "--seed", "7", "--players", "2"]) == 1
+    assert "seed 7 (2 players)" in capsys.readouterr().err
+
+
+def test_a_chac_table_restarts_to_the_same_views(tmp_path):
+    rng = random.Random(11)
+    with Table.open(tmp_path / "log.db") as table:
+        table.new_game("chac", {}, ["Ana", "Ben", "Cy"], seed=11)
+        shadow = [ChacGame().setup({}, ["Ana", "Ben", "Cy"], 11)]
+        play_through(table, shadow, 60, rng)
+        assert table.public_view() == ChacGame().public_view(shadow[0])
+        before = all_views(table)
+    with Table.open(tmp_path / "log.db") as again:
+        assert all_views(again) == before
+
+
+def test_a_card_searched_again_after_undo_is_the_same_card(tmp_path):
+    """CHAC-WALLS-1: search draws the top card of the zone deck; undo puts it back on top."""
+    path = Path(FIRST_ROUND)
+    scenario = json.loads(path.read_text())
+    with Table.open(tmp_path / "log.db") as table:
+        table.new_game("chac", {}, scenario["seats"], scenario["seed"])
+        for raw in scenario["commands"][:5]:  # up to Lea standing in zone 1
+            assert table.submit(Command.from_json(raw)).ok
+        before = all_views(table)
+        assert table.submit(Command("search", 0)).ok
+        card = table.seat_view(0)["you"]["cards"]
+        assert len(card) == 1
+        assert table.undo().ok
+        assert all_views(table) == before
+        assert table.submit(Command("search", 0)).ok
+        assert table.seat_view(0)["you"]["cards"] == card
