@@ -66,9 +66,7 @@ def new_game():
     if any(not s or len(s) > MAX_NAME for s in seats):
         return refuse(400, f"Every player needs a name of 1 to {MAX_NAME} characters.")
     options = data.get("options", {})
-    if not isinstance(options, dict) or not all(
-        isinstance(v, str | int | float | bool | None) for v in options.values()
-    ):
+    if not isinstance(options, dict) or not all(_simple(v, 2) for v in options.values()):
         return refuse(400, '"options" must be an object of simple values.')
     seed = data.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
@@ -78,6 +76,19 @@ def new_game():
         return refuse(400, '"game" must name a game.')
     outcome = state().table.new_game(game, options, seats, seed)
     return outcome_response(outcome)
+
+
+def _simple(value: object, depth: int) -> bool:
+    """Options are scalars, or small lists/objects of them (e.g. alcove_faces)."""
+    if isinstance(value, str | int | float | bool) or value is None:
+        return True
+    if depth == 0:
+        return False
+    if isinstance(value, list):
+        return len(value) <= 16 and all(_simple(v, depth - 1) for v in value)
+    if isinstance(value, dict):
+        return len(value) <= 16 and all(_simple(v, depth - 1) for v in value.values())
+    return False
 
 
 @bp.post("/command")

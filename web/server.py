@@ -7,6 +7,7 @@ workers down; otherwise the server would linger on shutdown.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 
@@ -17,7 +18,10 @@ from waitress.server import create_server
 # Each open page holds one worker thread for its event stream; 12 phones plus their requests
 # fit easily. Threads idle on a condition variable, so spare ones cost only their stacks.
 THREADS = 48
+MIN_THREADS = 16  # 12 phones' streams plus their requests
 STREAM_DRAIN_S = 2.0
+
+log = logging.getLogger(__name__)
 
 
 class WebServer:
@@ -25,6 +29,14 @@ class WebServer:
 
     def __init__(self, app: Flask, host: str = "0.0.0.0", port: int = 8080, threads: int = THREADS):
         self.app = app
+        if threads < MIN_THREADS:
+            log.warning(
+                "%d web threads: each open page holds one, so more than %d pages will wait; "
+                "%d or more are advised.",
+                threads,
+                threads - 2,
+                MIN_THREADS,
+            )
         self._stop = threading.Event()
         self._stopped = threading.Event()
         self._server = create_server(

@@ -10,13 +10,25 @@ from companion.table import Table
 def table_payload(table: Table) -> dict[str, Any]:
     """What anyone at the table may see: the public view and what the table waits for."""
     version = table.version
-    return {
+    view = table.public_view()
+    payload = {
         "version": version,
         "game": table.game_name,
         "seats": table.seats,
-        "view": table.public_view(),
+        "view": view,
         "prompts": [p.to_json() for p in table.prompts()],
     }
+    if view.get("reveal") and view.get("commitment"):
+        payload["reveal_checked"] = reveal_matches(view["commitment"], view["reveal"])
+    return payload
+
+
+def reveal_matches(commitment: str, reveal: dict[str, Any]) -> bool:
+    """Whether the end-of-game reveal hashes to the commitment published at setup
+    (CHAC-FAIR-1); phones cannot hash it themselves (no WebCrypto over plain http)."""
+    from companion.game.chac.hidden import verify_reveal
+
+    return verify_reveal(commitment, reveal)
 
 
 def seat_payload(table: Table, seat: int) -> dict[str, Any]:

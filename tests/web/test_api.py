@@ -54,6 +54,22 @@ def test_new_game_rejects_bad_setups_and_changes_nothing(host, table):
     assert table.version == 0
 
 
+def test_house_rules_are_passed_to_the_game(host, table):
+    """CHAC-ALC-1 and CHAC-BOUL-1 (chosen) are named options the host sets."""
+    options = {"alcove_faces": {"lava": [1, 2], "chasm": [4, 5, 6]}, "boulder_min_face": 4}
+    assert (
+        host.post("/api/host/new-game", json={"seats": NAMES, "options": options}).status_code
+        == 200
+    )
+    view = table.public_view()
+    assert view["options"]["alcove_faces"] == {"lava": [1, 2], "chasm": [4, 5, 6]}
+    assert view["options"]["boulder_min_face"] == 4
+    deep = {"alcove_faces": {"lava": [[[1]]]}}
+    assert (
+        host.post("/api/host/new-game", json={"seats": NAMES, "options": deep}).status_code == 400
+    )
+
+
 def test_a_rule_violation_is_a_409_naming_the_rule_and_changes_nothing(app, host, table):
     start_game(host)
     to_first_roll(app)
@@ -180,5 +196,10 @@ def test_pages_render(app, host):
     assert b"seat.js" in seat_client(app, 1).get("/seat").data
     assert b"host.js" in client.get("/host").data
     assert client.get("/join/not-a-token").status_code == 404
+    csp = client.get("/").headers["Content-Security-Policy"]
+    assert (
+        "script-src 'self'" in csp
+        and "unsafe-inline" not in csp.split("script-src")[1].split(";")[0]
+    )
     board = client.get("/api/table/board").json
     assert "L(0,0)" in board["spaces"] and board["spaces"]["C0"]["kind"] == "corridor"

@@ -106,6 +106,8 @@ def test_random_games_never_show_a_secret_to_the_wrong_page(table, data_dir, nam
             for text in (table_view.get_data(as_text=True), host_view.get_data(as_text=True)):
                 assert '"cards":[{' not in text, "card values on a shared page"
     assert view["phase"] == "over"
+    # CHAC-FAIR-1: the reveal is shown, and checked against the commitment
+    assert public.get("/api/table").json["reveal_checked"] is True
     assert shown_glyphs == sum(c.type == "decipher" for c in played.commands)
     assert scanner.checked > 100
     app.extensions["chac"].broadcaster.close()

@@ -30,6 +30,8 @@
     { key: "treasure_mode", label: "Treasure cards", choices: [["digital", "Digital: the companion deals the values"], ["physical", "Physical: players draw the real cards"]] },
     { key: "boulder_min_face", label: "Boulder moves for each die showing at least", choices: [3, 2, 4, 5, 6].map((n) => [n, String(n)]) },
   ];
+  // House rule CHAC-ALC-1: the faces an alcove roll needs, typed as digits.
+  const ALCOVES = [["lava", "Lava alcove needs faces", "123"], ["chasm", "Chasm alcove needs faces", "12345"]];
 
   function seatInput(i, name) {
     return el("label", {}, `Player ${i + 1} `, el("input", { name: "seat", value: name || "", maxlength: "24", required: true, "aria-label": `Player ${i + 1} name`, autocomplete: "off" }));
@@ -40,7 +42,9 @@
     seats.replaceChildren(...["", "", ""].map((n, i) => seatInput(i, n)));
     $("setup-options").replaceChildren(...OPTIONS.map((o) =>
       el("label", {}, o.label + " ", el("select", { name: o.key, "aria-label": o.label },
-        ...o.choices.map(([value, text]) => el("option", { value }, text))))));
+        ...o.choices.map(([value, text]) => el("option", { value }, text))))),
+      ...ALCOVES.map(([kind, label, faces]) => el("label", {}, label + " ",
+        el("input", { name: `alcove_${kind}`, value: faces, inputmode: "numeric", maxlength: "5", style: "width:7rem", "aria-label": label }))));
   }
 
   $("add-seat").addEventListener("click", () => {
@@ -59,6 +63,11 @@
     for (const o of OPTIONS) {
       const raw = document.querySelector(`#setup-options [name=${o.key}]`).value;
       options[o.key] = typeof o.choices[0][0] === "number" ? Number(raw) : raw;
+    }
+    options.alcove_faces = {};
+    for (const [kind] of ALCOVES) {
+      const typed = document.querySelector(`#setup-options [name=alcove_${kind}]`).value;
+      options.alcove_faces[kind] = typed.replace(/[^1-6]/g, "").split("").map(Number);
     }
     await act("/api/host/new-game", { seats: names, options }, "New game started.");
   });
@@ -143,7 +152,7 @@
     seats(payload);
     Board.draw($("map"), v, {});
     View.log($("log"), v);
-    View.scores($("scores-card"), $("scores"), v);
+    View.scores($("scores-card"), $("scores"), v, payload.reveal_checked);
   }
 
   function refreshCamera() {

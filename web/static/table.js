@@ -12,7 +12,7 @@
     View.people($("people"), v);
     View.traps($("traps"), View.trapNumbers(v));
     View.log($("log"), v);
-    View.scores($("scores-card"), $("scores"), v);
+    View.scores($("scores-card"), $("scores"), v, payload.reveal_checked);
     View.commitment($("commit"), v);
   }
   Chac.live("/api/table/stream", render, Chac.setStatus);

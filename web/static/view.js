@@ -79,7 +79,7 @@ const View = (() => {
     if (v && v.log_count) node.setAttribute("start", v.log_count);
   }
 
-  function scores(card, node, v) {
+  function scores(card, node, v, checked) {
     const result = v && v.result;
     card.hidden = !result;
     if (!result) return;
@@ -93,7 +93,10 @@ const View = (() => {
     const caskets = Object.entries(result.caskets || {}).map(([deck, value]) => `${deck}: ${value}`).join(", ");
     if (caskets) parts.push(el("p", {}, `Caskets: ${caskets}`));
     if (v.reveal) {
-      parts.push(el("p", {}, "Commitment reveal (anyone can check it):"));
+      const verdict = checked === true ? "matches the commitment made at setup ✔"
+        : checked === false ? "does NOT match the commitment made at setup ✘" : "";
+      parts.push(el("p", { id: "reveal-check", "data-checked": String(checked) }, `Hidden state revealed: ${verdict}`));
+      parts.push(el("p", { class: "hint" }, "Anyone can check: SHA-256 of salt + \":\" + the hidden state (sorted-key JSON)."));
       parts.push(el("div", { class: "commit", id: "reveal" }, `salt ${v.reveal.salt}`));
       parts.push(el("div", { class: "commit" }, JSON.stringify(v.reveal.hidden)));
     }
