@@ -364,9 +364,25 @@ class CalibrationSession:
 
 def default_tuner() -> Tuner:
     """The dice reader's own tuning, on the owner's labelled rolls."""
-    from companion.dice.tune import tune_profile
+    return tune_on_rolls
 
-    return tune_profile
+
+def tune_on_rolls(rolls: list[tuple[np.ndarray, list[int]]], dice: Any) -> tuple[Any, float, float]:
+    """Tune the dice profile `dice` on the rolls; returns it with the share of dice read right
+    before and after."""
+    from companion.dice.scoring import Sample
+    from companion.dice.tune import tune
+
+    samples = [
+        Sample(name=f"roll {i}", faces=tuple(values), frame=image)
+        for i, (image, values) in enumerate(rolls, 1)
+    ]
+    result = tune({"owner's rolls": samples}, dice)
+
+    def accuracy(scores) -> float:
+        return sum(s.correct for s in scores) / max(sum(s.dice for s in scores), 1)
+
+    return result.profile, accuracy(result.before), accuracy(result.after)
 
 
 def _wrap(text: str, lines: int) -> list[str]:

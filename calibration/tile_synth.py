@@ -156,7 +156,7 @@ TABLE_WOOD = (70, 110, 150)  # B, G, R of a mid-brown table top
 
 def tray_on_table(
     tray: np.ndarray,
-    quad: np.ndarray,
+    quad: np.ndarray | None,
     size: tuple[int, int],
     rng: np.random.Generator,
     table: tuple[int, int, int] = TABLE_WOOD,
@@ -165,25 +165,27 @@ def tray_on_table(
     noise: float = 2.5,
 ) -> np.ndarray:
     """A camera frame of `size` (width, height): a grained table with the tray picture laid on
-    `quad` (corners clockwise from the tray's top left) inside a raised rim of `rim` pixels."""
+    `quad` (corners clockwise from the tray's top left) inside a raised rim of `rim` pixels;
+    with `quad` None, the bare table."""
     width, height = size
     frame = np.empty((height, width, 3), np.float32)
     frame[:] = table
     grain = cv2.resize(rng.normal(0, 1, (max(2, height // 30), 8)), (width, height))
     ys = np.arange(height, dtype=np.float32)[:, None]
     frame *= (1 + 0.05 * np.sin(ys * 0.07 + grain * 3.0))[..., None]
-    quad = np.asarray(quad, np.float32)
-    # The rim: a darker band just outside the floor, then the floor itself.
-    centre = quad.mean(axis=0)
-    outer = centre + (quad - centre) * (1 + 2 * rim / max(np.ptp(quad, axis=0)))
-    cv2.fillConvexPoly(frame, outer.astype(np.int32), (40, 40, 45), cv2.LINE_AA)
-    th, tw = tray.shape[:2]
-    src = np.float32([[0, 0], [tw, 0], [tw, th], [0, th]])
-    matrix = cv2.getPerspectiveTransform(src, quad)
-    floor = cv2.warpPerspective(tray, matrix, (width, height), flags=cv2.INTER_AREA)
-    mask = cv2.warpPerspective(np.full((th, tw), 255, np.uint8), matrix, (width, height))
-    alpha = mask.astype(np.float32)[..., None] / 255
-    frame = frame * (1 - alpha) + floor.astype(np.float32) * alpha
+    if quad is not None:
+        quad = np.asarray(quad, np.float32)
+        # The rim: a darker band just outside the floor, then the floor itself.
+        centre = quad.mean(axis=0)
+        outer = centre + (quad - centre) * (1 + 2 * rim / max(np.ptp(quad, axis=0)))
+        cv2.fillConvexPoly(frame, outer.astype(np.int32), (40, 40, 45), cv2.LINE_AA)
+        th, tw = tray.shape[:2]
+        src = np.float32([[0, 0], [tw, 0], [tw, th], [0, th]])
+        matrix = cv2.getPerspectiveTransform(src, quad)
+        floor = cv2.warpPerspective(tray, matrix, (width, height), flags=cv2.INTER_AREA)
+        mask = cv2.warpPerspective(np.full((th, tw), 255, np.uint8), matrix, (width, height))
+        alpha = mask.astype(np.float32)[..., None] / 255
+        frame = frame * (1 - alpha) + floor.astype(np.float32) * alpha
     if blur > 0:
         frame = cv2.GaussianBlur(frame, (0, 0), blur)
     frame += rng.normal(0, noise, frame.shape)

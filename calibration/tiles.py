@@ -156,19 +156,19 @@ def find_marks(face: np.ndarray) -> Marks:
     # Plain card stock: Otsu splits grain, not paint.
     if dark.size == 0 or light.size == 0 or float(light.mean()) - float(dark.mean()) < 40:
         return Marks(0, 0, 0)
-    contours, _ = cv2.findContours(ink, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    if not contours:
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    if count <= 1:
         return Marks(0, 0, 0)
-    largest = max(cv2.contourArea(c) for c in contours)
-    floor = max(0.003 * inner.size, 0.05 * largest)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    floor = max(0.003 * inner.size, 0.05 * float(areas.max()))
     dots = bars = other = 0
-    for contour in contours:
-        area = cv2.contourArea(contour)
-        if area < floor:
-            continue
-        (_, _), (w, h), _ = cv2.minAreaRect(contour)
-        long, short = max(w, h), max(min(w, h), 1.0)
-        fill = area / (long * short)
+    for label in np.flatnonzero(areas >= floor) + 1:
+        x, y, w, h, area = stats[label]
+        blob = (labels[y : y + h, x : x + w] == label).astype(np.uint8)
+        (_, _), (bw, bh), _ = cv2.minAreaRect(cv2.findNonZero(blob))
+        long, short = max(bw, bh) + 1.0, min(bw, bh) + 1.0  # pixel centres to pixel edges
+        # Ink over its box: a ring, a stroke or a spiral leaves most of its box empty.
+        fill = float(area) / (long * short)
         if long / short <= 1.5 and fill >= 0.62:
             dots += 1
         elif long / short >= 2.5 and fill >= 0.75:

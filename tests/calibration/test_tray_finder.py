@@ -68,9 +68,7 @@ def test_a_washed_out_frame_is_explained_as_too_bright():
 
 def test_a_table_without_a_tray_says_the_tray_was_not_found():
     rng = np.random.default_rng(5)
-    blank = np.zeros((20, 20, 3), np.uint8)
-    # A tray quad that covers nothing: only the table's wood grain is left.
-    frame = tray_on_table(blank, np.float32([[0, 0], [0, 0], [0, 0], [0, 0]]), SIZE, rng, rim=0)
+    frame = tray_on_table(np.zeros((20, 20, 3), np.uint8), None, SIZE, rng)
     with pytest.raises(TrayNotFound, match="Tray not found"):
         find_tray(frame)
 
