@@ -1,5 +1,6 @@
 """The SQLite event log: what it records, and how it refuses files and writes it cannot trust."""
 
+import os
 import sqlite3
 
 import pytest
@@ -159,3 +160,18 @@ def test_a_missing_file_opened_for_reading_is_reported(tmp_path):
     with pytest.raises(StoreError, match="no log file"):
         Store(tmp_path / "absent.db", readonly=True)
     assert not (tmp_path / "absent.db").exists()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="file permissions do not bind root")
+def test_a_log_the_companion_may_not_write_is_refused_clearly(tmp_path):
+    path = tmp_path / "log.db"
+    with Table.open(path) as table:
+        table.new_game("tiny", {}, ["Ana"], seed=1)
+    path.chmod(0o444)
+    tmp_path.chmod(0o555)
+    try:
+        with pytest.raises(StoreError, match=r"cannot be written|cannot be opened"):
+            Table.open(path)
+    finally:
+        tmp_path.chmod(0o755)
+        path.chmod(0o644)
