@@ -97,6 +97,9 @@ def cmd_bench(args) -> int:
     results = []
     try:
         for folder in args.sets:
+            if not Path(folder).is_dir():
+                print(f"companion dice bench: skipping {folder} (not a folder)", file=sys.stderr)
+                continue
             results.append(score(Path(folder).name, load_set(folder), profile))
     except LabelError as exc:
         print(f"companion dice bench: {exc}", file=sys.stderr)

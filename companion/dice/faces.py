@@ -54,8 +54,9 @@ def _path_clear(bgr, pips: Pips, i: int, j: int, fp: FaceParams) -> bool:
     """Is the straight path between two pips all face (no gap, seam or background)?"""
     a, b = pips.xy[i], pips.xy[j]
     d = float(np.hypot(*(b - a)))
-    t0 = 1.4 * pips.r[i] / d
-    t1 = 1 - 1.4 * pips.r[j] / d
+    # Skip each pip's blurred rim.
+    t0 = (1.6 * pips.r[i] + 1.5) / d
+    t1 = 1 - (1.6 * pips.r[j] + 1.5) / d
     if t1 <= t0:
         return True
     ts = np.linspace(t0, t1, max(2, int((t1 - t0) * d / 1.5)))
@@ -87,6 +88,7 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
         & (d <= fp.link_distance * rmax)
         & (rmax <= fp.radius_ratio * rmin)
         & (colour <= fp.colour_tolerance)
+        & (pips.polarity[:, None] == pips.polarity[None, :])
         & (pip_colour <= 2 * fp.colour_tolerance)
     )
     ii, jj = np.nonzero(np.triu(ok, 1))
@@ -175,7 +177,7 @@ def measure_edges(bgr, face: Face, pips: Pips, dp: DiceParams) -> None:
     idx = face.pips
     face_bgr = np.median(pips.face_bgr[idx], axis=0)
     contrast = float(np.median(pips.contrast[idx]))
-    threshold = max(14.0, dp.edge_tolerance * contrast)
+    threshold = max(dp.edge_min, dp.edge_tolerance * contrast)
     if face.face == 1:
         r = float(pips.r[idx[0]])
         lo, hi = dp.one_pip_size

@@ -6,7 +6,6 @@ red on blue, yellow on green.
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 
@@ -17,6 +16,7 @@ from companion.dice.profile import PipParams
 
 _ANGLES = np.linspace(0, 2 * math.pi, 12, endpoint=False)
 _RING = np.stack([np.cos(_ANGLES), np.sin(_ANGLES)], axis=1)
+_PEAK = np.ones((5, 5), np.uint8)
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class Pips:
     """Candidates as parallel arrays (one row per pip)."""
 
     xy: np.ndarray  # (n, 2) centre
-    r: np.ndarray  # equivalent radius
+    r: np.ndarray  # radius (half-height of its response)
     polarity: np.ndarray  # -1 dark pip on a lighter face, +1 bright pip on a darker face
     contrast: np.ndarray  # |pip - face| colour distance
     elongation: np.ndarray  # long/short axis of the pip
@@ -46,72 +46,83 @@ def _responses(bgr: np.ndarray, kernel: np.ndarray) -> list[tuple[int, np.ndarra
     return out
 
 
-def _components(mask: np.ndarray, bgr: np.ndarray, p: PipParams) -> np.ndarray:
-    """Rows (x, y, r, elongation, b, g, r) for the pip-like components of a mask."""
-    h, w = mask.shape
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if n <= 1:
-        return np.zeros((0, 7))
-    x, y, bw, bh, area = (stats[:, i] for i in range(5))
-    keep = (
-        (area >= p.min_area)
-        & (area <= p.max_area)
-        & (area >= p.min_fill * bw * bh)
-        & (np.maximum(bw, bh) <= p.max_aspect * np.minimum(bw, bh))
-        & (x > 0)
-        & (y > 0)
-        & (x + bw < w)
-        & (y + bh < h)
-    )
-    keep[0] = False
-    if not keep.any():
-        return np.zeros((0, 7))
-    # Second moments and mean colour of every component at once, from its pixels alone.
-    ys, xs = np.nonzero(mask)
-    lab = labels[ys, xs]
-    sel = keep[lab]
-    ys, xs, lab = ys[sel], xs[sel], lab[sel]
-    dx = xs - centroids[lab, 0]
-    dy = ys - centroids[lab, 1]
-    cnt = np.maximum(np.bincount(lab, minlength=n), 1)
-    sxx = np.bincount(lab, dx * dx, n) / cnt
-    syy = np.bincount(lab, dy * dy, n) / cnt
-    sxy = np.bincount(lab, dx * dy, n) / cnt
-    common = np.hypot(sxx - syy, 2 * sxy)
-    elong = np.sqrt((sxx + syy + common + 0.1) / np.maximum(sxx + syy - common + 0.1, 1e-3))
-    pix = bgr[ys, xs].astype(np.float64)
-    colour = np.stack([np.bincount(lab, pix[:, c], n) / cnt for c in range(3)], axis=1)
-    idx = np.flatnonzero(keep)
-    radius = np.sqrt(area[idx] / math.pi)
-    return np.column_stack([centroids[idx], radius, elong[idx], colour[idx]])
+_DIRS = np.array([(math.cos(a), math.sin(a)) for a in np.arange(8) * math.pi / 4])
+
+
+def _extent(response: np.ndarray, xy: np.ndarray, peak: np.ndarray, p: PipParams):
+    """Each peak's half-height distance along 8 rays: (radius, elongation, closed)."""
+    h, w = response.shape
+    steps = np.arange(1, p.max_radius + 2, dtype=np.float32)
+    pts = xy[:, None, None, :] + steps[None, None, :, None] * _DIRS[None, :, None, :]
+    px = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
+    py = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+    prof = response[py, px].astype(np.float32)  # (n, 8, steps)
+    low = prof < 0.5 * peak[:, None, None]
+    # A ray also ends where the response starts rising again (a neighbour, a die's edge).
+    rising = np.zeros_like(low)
+    rising[..., 1:] = prof[..., 1:] > prof[..., :-1] + 0.08 * peak[:, None, None]
+    end = low | rising
+    closed = end.any(axis=2)
+    reach = np.where(closed, end.argmax(axis=2) + 0.5, len(steps) + 1.0)
+    diam = reach[:, :4] + reach[:, 4:]
+    radius = reach.mean(axis=1)
+    elong = diam.max(axis=1) / np.maximum(diam.min(axis=1), 1.0)
+    return radius, elong, closed.all(axis=1)
 
 
 def find(bgr: np.ndarray, p: PipParams) -> Pips:
+    """Pips are peaks of the top-hat response; each one's size comes from where the response
+    falls to half its height, so a pip inside a die that itself stands out still has its own
+    size."""
     h, w = bgr.shape[:2]
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (p.kernel, p.kernel))
-    parts = []
-    levels = [p.threshold * 2**k for k in range(p.levels)]
-    for (polarity, response), level in itertools.product(_responses(bgr, kernel), levels):
-        # Several levels: a faint pip needs a low one, a pip inside a die that itself stands
-        # out from the tray needs a high one to come apart from the die.
-        rows = _components((response > level).astype(np.uint8), bgr, p)
-        parts.append(np.column_stack([rows, np.full((len(rows), 2), (polarity, level))]))
-    arr = np.vstack(parts) if parts else np.zeros((0, 9))
-    # Face colour: median of a ring of samples just outside each pip.
+    rows = []
+    for polarity, response in _responses(bgr, kernel):
+        smooth = cv2.GaussianBlur(response, (5, 5), 1.0)
+        peaks = (smooth >= cv2.dilate(smooth, _PEAK)) & (smooth > p.threshold)
+        ys, xs = np.nonzero(peaks)
+        if len(xs) == 0:
+            continue
+        xy = np.column_stack([xs, ys]).astype(np.float64)
+        peak = smooth[ys, xs].astype(np.float32)
+        radius, elong, closed = _extent(smooth, xy, peak, p)
+        keep = closed & (radius >= p.min_radius) & (elong <= p.max_aspect)
+        if keep.any():
+            n = int(keep.sum())
+            rows.append(
+                np.column_stack(
+                    [xy[keep], radius[keep], elong[keep], peak[keep], np.full(n, polarity)]
+                )
+            )
+    if not rows:
+        empty = np.zeros((0,))
+        return Pips(
+            np.zeros((0, 2)), empty, empty, empty, empty, np.zeros((0, 3)), np.zeros((0, 3))
+        )
+    arr = np.vstack(rows)
     xy, r = arr[:, :2], arr[:, 2]
-    radius = p.ring_scale * r + 1.0
-    pts = xy[:, None, :] + radius[:, None, None] * _RING[None, :, :]
+    ix = np.clip(np.round(xy[:, 0]).astype(int), 1, w - 2)
+    iy = np.clip(np.round(xy[:, 1]).astype(int), 1, h - 2)
+    pip_bgr = np.mean([bgr[iy + dy, ix + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)], axis=0)
+    # Face colour: median of a ring of samples just outside each pip.
+    ring = p.ring_scale * r + 1.5
+    pts = xy[:, None, :] + ring[:, None, None] * _RING[None, :, :]
     px = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
     py = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
     face_bgr = np.median(bgr[py, px].astype(np.float32), axis=1)
-    contrast = np.linalg.norm(arr[:, 4:7] - face_bgr, axis=1)
-    keep = contrast >= p.min_ring_contrast
-    arr, face_bgr, contrast = arr[keep], face_bgr[keep], contrast[keep]
-    # The same pip found at several levels or in both polarities: keep the most contrasted.
-    order = np.argsort(-contrast, kind="stable")
-    arr, face_bgr, contrast = arr[order], face_bgr[order], contrast[order]
-    d = np.hypot(*(arr[:, None, :2] - arr[None, :, :2]).transpose(2, 0, 1))
-    near = d < np.maximum(arr[:, None, 2], arr[None, :, 2]) + 1
-    dup = np.tril(near, -1).any(axis=1)
-    arr, face_bgr, contrast = arr[~dup], face_bgr[~dup], contrast[~dup]
-    return Pips(arr[:, :2], arr[:, 2], arr[:, 7], contrast, arr[:, 3], face_bgr, arr[:, 4:7])
+    contrast = np.linalg.norm(pip_bgr - face_bgr, axis=1)
+    # Plateaus give several peaks, and a coloured pip can peak in both polarities: keep the
+    # most contrasted peak within a pip's radius.
+    strong = np.flatnonzero(contrast >= p.min_ring_contrast)
+    strong = strong[np.argsort(-contrast[strong], kind="stable")]
+    sx, sr = xy[strong], r[strong]
+    d = np.hypot(*(sx[:, None, :] - sx[None, :, :]).transpose(2, 0, 1))
+    near = d < np.maximum.outer(sr, sr) + 1
+    suppressed = np.zeros(len(strong), bool)
+    keep = []
+    for i in range(len(strong)):
+        if not suppressed[i]:
+            keep.append(strong[i])
+            suppressed |= near[i]
+    k = np.array(keep, dtype=int)
+    return Pips(xy[k], r[k], arr[k, 5], contrast[k], arr[k, 3], face_bgr[k], pip_bgr[k])

@@ -26,24 +26,20 @@ def _num(lo: float, hi: float, doc: str, integer: bool = False) -> dict:
 @dataclass(frozen=True)
 class PipParams:
     kernel: int = 21
-    threshold: float = 28.0
-    levels: int = 3
-    min_area: int = 5
-    max_area: int = 350
-    min_fill: float = 0.45
-    max_aspect: float = 3.5
+    threshold: float = 30.0
+    min_radius: float = 1.5
+    max_radius: int = 12
+    max_aspect: float = 3.0
     min_ring_contrast: float = 40.0
-    ring_scale: float = 2.0
+    ring_scale: float = 1.5
 
     limits: ClassVar[dict] = {
         "kernel": _num(5, 61, "square structuring element, wider than the largest pip (px)", True),
-        "threshold": _num(1, 200, "top-hat response that starts a pip candidate"),
-        "levels": _num(1, 5, "thresholds tried, each twice the last", True),
-        "min_area": _num(1, 1000, "smallest pip area (px)", True),
-        "max_area": _num(4, 5000, "largest pip area (px)", True),
-        "min_fill": _num(0.05, 1, "pip area / bounding-box area"),
-        "max_aspect": _num(1, 10, "longest/shortest side of a pip's box"),
-        "min_ring_contrast": _num(0, 255, "pip vs the face around it, colour distance"),
+        "threshold": _num(1, 200, "top-hat response of a pip's centre"),
+        "min_radius": _num(0.5, 20, "smallest pip radius (px)"),
+        "max_radius": _num(2, 40, "largest pip radius (px)", True),
+        "max_aspect": _num(1, 10, "longest/shortest width of a pip"),
+        "min_ring_contrast": _num(0, 450, "pip vs the face around it, colour distance"),
         "ring_scale": _num(1.2, 4, "radius of the face sample ring, in pip radii"),
     }
 
@@ -69,7 +65,8 @@ class FaceParams:
 
 @dataclass(frozen=True)
 class DiceParams:
-    edge_tolerance: float = 0.22
+    edge_tolerance: float = 0.1
+    edge_min: float = 20.0
     min_edge_score: float = 0.6
     one_pip_size: tuple[float, float] = (2.2, 8.0)
     confidence_threshold: float = 0.5
@@ -79,6 +76,7 @@ class DiceParams:
 
     limits: ClassVar[dict] = {
         "edge_tolerance": _num(0.05, 1, "share of the pip contrast that marks the die's edge"),
+        "edge_min": _num(1, 255, "smallest colour step that marks the die's edge"),
         "min_edge_score": _num(0, 1, "share of rays that must find the die's edge in place"),
         "one_pip_size": _num(1, 20, "a lone pip's die edge lies this far out, in pip radii"),
         "confidence_threshold": _num(0, 1, "dice below this confidence are flagged uncertain"),
@@ -91,7 +89,7 @@ class DiceParams:
 @dataclass(frozen=True)
 class SceneParams:
     hand_area: float = 0.04
-    hand_colour_distance: float = 40.0
+    hand_colour_distance: float = 60.0
 
     limits: ClassVar[dict] = {
         "hand_area": _num(0.001, 1, "skin-coloured share of the frame that means a hand"),
@@ -185,8 +183,8 @@ def from_dict(data: dict, source: str = "profile") -> Profile:
                 f"{source}: {key}.{name}", raw, getattr(params, name), type(params).limits[name]
             )
         profile = replace(profile, **{key: replace(params, **changes)})
-    if profile.pips.min_area >= profile.pips.max_area:
-        raise ProfileError(f"{source}: pips.min_area must be below pips.max_area")
+    if profile.pips.min_radius >= profile.pips.max_radius:
+        raise ProfileError(f"{source}: pips.min_radius must be below pips.max_radius")
     lo, hi = profile.dice.one_pip_size
     if lo >= hi:
         raise ProfileError(f"{source}: dice.one_pip_size must be [low, high] with low < high")

@@ -241,7 +241,7 @@ def _surface(scene: Scene, h: int, w: int) -> np.ndarray:
         grain = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
         ys = np.arange(h, dtype=np.float32)[:, None]
         stripes = np.sin(ys * (0.05 + 0.03 * trng.random()) + grain * 3.0)
-        base *= (1 + 0.06 * stripes + 0.03 * grain)[..., None]
+        base *= (1 + 0.035 * stripes + 0.015 * grain)[..., None]
     elif scene.texture == "felt":
         fine = trng.normal(0, 1, (h // 2, w // 2)).astype(np.float32)
         fine = cv2.resize(cv2.GaussianBlur(fine, (0, 0), 1.0), (w, h))
