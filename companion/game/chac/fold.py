@@ -65,8 +65,6 @@ def _maybe_start(state: ChacState) -> None:
 def _start_round(state: ChacState, number: int) -> None:
     state.round = number
     state.say(f"Round {number} begins; {state.seats[state.dicekeeper or 0].name} keeps the dice.")
-    for seat in state.seats:
-        seat.ready = False
     # CHAC-LL-1: only players carrying cards have anything to discard.
     state.order = [s for s in _in_play(state) if state.seats[s].advs[state.seats[s].current].cards]
     state.turn = 0
@@ -98,7 +96,6 @@ def _discard(state: ChacState, e: Event) -> None:
 
 
 def _ready(state: ChacState, e: Event) -> None:
-    state.seats[e["seat"]].ready = True
     state.turn += 1
     if state.turn >= len(state.order):
         _to_action_roll(state)
@@ -706,13 +703,31 @@ def _set_space(state: ChacState, e: Event) -> None:
     adv.space = e["to"]
     adv.lying = False
     state.say(f"Correction: {adv.first_name} stands on {e['to']}.")
-    if not state.lava_revealed and (e["to"] in state.board.near_lava):
+    if e["to"] in state.board.near_lava or e["to"] in state.board.cells:
         _reveal_lava(state)
+    _after_correction(state)
 
 
 def _set_boulder(state: ChacState, e: Event) -> None:
     state.say(f"Correction: the boulder is on {e['to']}.")
     move_boulder(state, state.board.corridor_index[e["to"]])
+    if state.phase not in ("over", "score"):
+        _after_correction(state)
+
+
+def _after_correction(state: ChacState) -> None:
+    """Carry the round on past anyone a correction put out of play (or out of actions)."""
+    if state.phase == "load":
+        while state.turn < len(state.order):
+            adv = state.seats[state.order[state.turn]].adv
+            if adv is not None and adv.status == "alive":
+                return
+            state.turn += 1
+        _to_action_roll(state)
+    elif state.phase == "actions":
+        _settle_turn(state)
+    elif state.phase == "replace" and not replacement_seats(state):
+        _finish_round(state)
 
 
 def _set_planks(state: ChacState, e: Event) -> None:

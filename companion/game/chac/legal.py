@@ -96,6 +96,8 @@ def seats_with_commands(state: ChacState) -> list[int]:
 
 
 def _legal_actions(state: ChacState, seat: int, adv: Adventurer, out: list[Command]) -> None:
+    if state.roll is not None:
+        return  # the dice come first
     if state.slab_wait is not None:
         if state.slab_wait["seat"] == seat:
             out.append(Command("slab", seat))
@@ -109,7 +111,7 @@ def _legal_actions(state: ChacState, seat: int, adv: Adventurer, out: list[Comma
                 out.append(Command("river_reroll", seat))
             out.append(Command("river_give_up", seat))
         return
-    if state.actor() != seat or state.roll is not None:
+    if state.actor() != seat:
         return
     board = state.board
     here = adv.space or ""

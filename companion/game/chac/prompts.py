@@ -47,12 +47,9 @@ def prompts(state: ChacState) -> list[Prompt]:
             )
         ]
     if phase == "setup":
+        # Prompts are public: the dealt adventurers stay on each player's own page.
         out = [
-            Prompt(
-                f"{s.name}: choose your first adventurer ({s.dealt[0]} or {s.dealt[1]})",
-                "choose",
-                i,
-            )
+            Prompt(f"{s.name}: choose your first adventurer", "choose", i)
             for i, s in enumerate(state.seats)
             if not s.advs
         ]
@@ -115,8 +112,7 @@ def prompts(state: ChacState) -> list[Prompt]:
         opened = " or ".join(k for k, v in state.sun_open.items() if v)
         return [
             Prompt(
-                f"{state.seats[i].name}: bring in {state.seats[i].advs[1].first_name} on sun "
-                f"space {opened}?",
+                f"{state.seats[i].name}: bring in your replacement on sun space {opened}?",
                 "choose",
                 i,
             )

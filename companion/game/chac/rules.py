@@ -518,6 +518,13 @@ def _host(state: ChacState, cmd: Command) -> None:
         raise RuleError("Only the host makes corrections.")
     if state.phase in ("setup", "over", "score"):
         raise RuleError("Corrections are made while the game is running.")
+    # A player's roll, slab or river decision is finished first, so nothing is left half done.
+    if state.roll is not None and "seat" in state.roll:
+        raise RuleError(f"Finish the roll for {PURPOSES[state.roll['purpose']]} first.")
+    if state.slab_wait is not None:
+        raise RuleError("Type the number on the slab first.", "CHAC-LAVA-3")
+    if state.river is not None:
+        raise RuleError("Decide the river exit first.", "CHAC-RIVER-2")
 
 
 def _set_space(state: ChacState, cmd: Command) -> list[Event]:

@@ -38,7 +38,6 @@ class Seat:
     dealt: list[str]  # the two adventurers dealt (private until the first is chosen)
     advs: list[Adventurer] = field(default_factory=list)  # [first, replacement] once chosen
     current: int = 0
-    ready: bool = False  # done with the load phase this round
     declined_round: int = 0  # the round this seat chose not to bring in its replacement
     decipher: dict[str, int] | None = None
     peek: dict[str, Any] | None = None  # the last Linguistics peek, for the seat's page

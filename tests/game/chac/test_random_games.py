@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.game.chac import ChacGame
 from companion.game.chac.invariants import check, snapshot
-from companion.game.protocol import Command
+from companion.game.protocol import Command, RuleError
 from companion.game.random_play import play_random_game, random_command
 
 GAME = ChacGame()
@@ -78,6 +79,71 @@ def test_hypothesis_chosen_command_sequences_keep_the_invariants_chac_end_1(data
             GAME.fold(state, event)
         checker(state)
     assert GAME.is_over(state)
+
+
+def _correction(state, command: Command, rng: random.Random) -> Command:
+    seats = len(state.seats)
+    if command.type == "set_space":
+        args = {"player": rng.randrange(seats), "to": rng.choice(state.board.spaces())}
+    elif command.type == "set_boulder":
+        args = {"to": rng.choice(state.board.corridor[:22])}
+    else:
+        args = {"planks": rng.randrange(6)}
+    return Command(command.type, None, args)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_host_corrections_amid_random_play_never_break_or_stall_the_game(seed):
+    """Corrections at any moment (refused ones change nothing) keep the invariants, and the
+    table always has a prompt and a legal command until the game ends."""
+    rng = random.Random(seed)
+    seats = 2 + seed % 5
+    state = GAME.setup({}, [f"P{i}" for i in range(seats)], seed)
+    checker = _checker()
+    corrections = 0
+    for _ in range(3000):
+        if GAME.is_over(state):
+            break
+        options = list(GAME.legal(state, None))
+        for seat in range(seats):
+            options.extend(GAME.legal(state, seat))
+        assert any(c.type not in GAME.corrections for c in options), GAME.prompts(state)
+        assert GAME.prompts(state)
+        choice = rng.choice(options)
+        if choice.type in GAME.corrections:
+            command = _correction(state, choice, rng)
+        else:
+            command = GAME.random_args(state, choice, rng)
+        try:
+            events = GAME.apply(state, command)
+        except RuleError:
+            continue
+        corrections += command.type in GAME.corrections
+        for event in events:
+            GAME.fold(state, event)
+        checker(state)
+    assert GAME.is_over(state)
+    assert corrections > 0
+
+
+def test_corrections_wait_for_a_pending_roll():
+    state = GAME.setup({}, ["a", "b"], 2)
+    for s in range(2):
+        for event in GAME.apply(state, GAME.legal(state, s)[0]):
+            GAME.fold(state, event)
+    for event in GAME.apply(state, Command("first_dicekeeper", None, {"keeper": 0})):
+        GAME.fold(state, event)
+    GAME.fold(state, GAME.apply(state, Command("dice", None, {"values": [6] * 5}))[0])
+    for event in GAME.apply(state, Command("set_space", None, {"player": 0, "to": "C17"})):
+        GAME.fold(state, event)
+    for event in GAME.apply(state, Command("move", 0, {"to": "B"})):
+        GAME.fold(state, event)
+    try:
+        GAME.apply(state, Command("set_planks", None, {"planks": 2}))
+    except RuleError as exc:
+        assert "Finish the roll for the bridge first" in str(exc)
+    else:
+        raise AssertionError("a correction in the middle of a roll was accepted")
 
 
 def test_invariant_check_names_the_broken_invariant():

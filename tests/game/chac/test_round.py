@@ -257,7 +257,7 @@ def test_replacement_comes_in_on_an_open_sun_space_with_no_cards_chac_repl_1():
     p.dice(1, 1)
     assert p.state.phase == "replace"
     spare = p.state.seats[0].advs[1]
-    assert p.prompt_texts() == [f"Anna: bring in {spare.first_name} on sun space A?"]
+    assert p.prompt_texts() == ["Anna: bring in your replacement on sun space A?"]
     p.refuse("replace", 0, "CHAC-REPL-1", sun="B")
     p.refuse("replace", 1, "CHAC-REPL-1", sun="A")
     p.do("replace", 0, sun="A")

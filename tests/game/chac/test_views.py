@@ -43,7 +43,7 @@ def test_seat_entry_and_you_keys_are_documented():
 def test_prompts_speak_in_player_words():
     p = Play({0: "Lea Rice", 1: "Bill Baker"}, start=False)
     texts = p.prompt_texts()
-    assert texts[0].startswith("Anna: choose your first adventurer (")
+    assert texts[0] == "Anna: choose your first adventurer"  # the dealt pair stays private
     assert texts[-1] == "Host: choose the first dicekeeper (the oldest player)"
     p.do("choose_adventurer", 0, adventurer="Lea Rice")
     p.do("choose_adventurer", 1, adventurer="Bill Baker")
