@@ -37,7 +37,9 @@ def setting(default: Any, doc: str, *, low: float | None = None, high: float | N
 class WebConfig:
     host: str = setting("0.0.0.0", "Address the pages listen on; 127.0.0.1 keeps them local.")
     port: int = setting(8080, "TCP port of the pages.", low=1, high=65535)
-    threads: int = setting(8, "Web worker threads (each open page holds one).", low=2, high=64)
+    threads: int = setting(
+        24, "Web worker threads; each open page holds one (16 or more).", low=4, high=128
+    )
 
 
 @dataclass(frozen=True)

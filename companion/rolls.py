@@ -205,30 +205,24 @@ class RollWatcher:
 
 
 def tray_watcher(profile_path: str | None = None, agree: int = 2) -> TrayWatcher:
-    """The dice reader behind settle detection. Frames are compared at a small size; after
-    motion, `settle.still_frames` still frames in a row mean the dice are at rest. Then
-    `agree` successive still frames are read: the reading is confident only if the reader is
-    sure of each and they all say the same (sensor noise differs from frame to frame, so one
-    lucky or unlucky frame does not decide a roll). A hand in the tray counts as motion."""
-    import cv2
-    import numpy as np
-
+    """The dice reader behind settle detection, with the table's needs added: nothing is read
+    before the dice have moved (dice lying in the tray when the companion starts are not a
+    new roll), and `agree` successive still frames are read once the dice rest. The reading
+    is confident only if the reader is sure of each and they all say the same: sensor noise
+    differs from frame to frame, so one lucky or unlucky frame does not decide a roll. A hand
+    in the tray counts as motion."""
     from companion.dice import reader
     from companion.dice.profile import load
     from companion.dice.reading import HAND
+    from companion.dice.settle import SettleDetector
 
     profile = load(profile_path)
     settle = profile.settle
-    memory: dict[str, Any] = {"previous": None, "still": 0, "in_motion": False, "reads": []}
+    detector = SettleDetector(profile)  # its motion measure; the arming is ours
+    memory: dict[str, Any] = {"still": 0, "in_motion": False, "reads": []}
 
     def watch(image: Any, expected: int | None) -> TrayState:
-        small = cv2.resize(image, (160, 120), interpolation=cv2.INTER_AREA)
-        small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        last, memory["previous"] = memory["previous"], small
-        if last is None:
-            return TrayState(moving=False)
-        changed = np.count_nonzero(cv2.absdiff(small, last) > settle.motion_threshold)
-        if changed > settle.moving_fraction * small.size:
+        if detector.motion(image) > settle.moving_fraction:
             memory.update(still=0, in_motion=True, reads=[])
             return TrayState(moving=True)
         if not memory["in_motion"]:

@@ -218,60 +218,6 @@ class Screen:
             log.exception("Blanking the display failed")
 
 
-class Face:
-    """The table-side face of the companion: the OLED's picture and what the buttons do.
-
-    Shown, most urgent first: a dice reading waiting for OK, a hardware fault, the prompt the
-    table waits for (with the host PIN while no game runs). Buttons: OK confirms the pending
-    reading, BACK drops it, holding BACK undoes the last command.
-    """
-
-    def __init__(self, service: Service):
-        self.service = service
-        self.version = 0  # bumps when something only the face knows changes
-        self.message = ""  # the answer to the last button, until the table changes again
-        self._message_at = -1
-        service.rolls.subscribe(self._changed)
-
-    def _changed(self) -> None:
-        self.version += 1
-
-    def handle(self, event: Any) -> None:
-        rolls = self.service.rolls
-        if event.button == "OK" and event.kind == "press" and rolls.pending is not None:
-            self._say(rolls.confirm())
-        elif event.button == "BACK" and event.kind == "press" and rolls.pending is not None:
-            rolls.discard()
-        elif event.button == "BACK" and event.kind == "long":
-            self._say(self.service.table.undo(), done="Undone")
-
-    def _say(self, outcome: Any, done: str = "") -> None:
-        self.message = done if outcome.ok else outcome.reason
-        self._message_at = self.service.table.version
-        self._changed()
-
-    def render(self) -> Any:
-        """The screen to show (companion.screens' Screen: the image and its texts)."""
-        from companion.screens.common import dice_reading, notice
-
-        service = self.service
-        pending = service.rolls.pending
-        if pending is not None:
-            return dice_reading(list(pending.values), f"Dice? ({pending.expected})")
-        problems = [
-            f"{part}: {text}"
-            for part, text in service.health.as_json().items()
-            if text not in ("ok", "off", "starting") and part != "display"
-        ]
-        fresh = self.message and self._message_at == service.table.version
-        lines = [self.message] if fresh else []
-        if not service.table.has_game:
-            return notice("Chac Companion", *problems, *lines, big=f"PIN {service.access.pin}")
-        prompts = service.table.prompts()
-        text = prompts[0].text if prompts else ""
-        return notice("Chac", *problems, *lines, text)
-
-
 class Service:
     """The companion, assembled from its settings. `run()` blocks until SIGTERM/SIGINT or
     `stop()`; everything is released on the way out, in an order that loses nothing."""
@@ -302,7 +248,6 @@ class Service:
         watch = tray_watcher(config.dice.profile or None) if self.camera is not None else None
         self.rolls = RollWatcher(self.table, watch, auto_submit=config.dice.auto_submit)
         self.buttons = self._make_buttons()
-        self.face = Face(self)
         self.simulator = None
         if not self.real:
             from companion.simulator import Simulator
@@ -311,6 +256,7 @@ class Service:
                 self.buttons, self.camera, self._display, config.buttons.hold_time
             )
         self.web = self._make_web(limits)
+        self.panel = self._make_panel()
         self.camera_worker = None
         if self.camera is not None:
             cam = config.camera
@@ -399,6 +345,27 @@ class Service:
         web = self.config.web
         return WebServer(app, web.host, web.port, web.threads)
 
+    def _make_panel(self) -> Any:
+        from companion.panel import Panel, glyphs_in
+        from web.access import host_url
+
+        return Panel(
+            self.table,
+            rolls=self.rolls,
+            glyphs=glyphs_in(self.data_dir),
+            join_url=host_url(self.config.web.port),
+            pin=self.access.pin,
+            problems=self.problems,
+        )
+
+    def problems(self) -> list[str]:
+        """Hardware faults in a few words each, for the OLED (the host page has them in full)."""
+        return [
+            f"{part}: {text}"
+            for part, text in self.health.as_json().items()
+            if text not in ("ok", "off", "starting") and part != "display"
+        ]
+
     # --- running -------------------------------------------------------------------------
 
     def stop(self, *_: object) -> None:
@@ -434,26 +401,27 @@ class Service:
     def _loop(self) -> int:
         ping_every = watchdog_interval()
         next_ping = 0.0
-        shown: tuple[int, int] | None = None
+        first = True
         while not self._stop.is_set():
             if self.buttons is not None:
                 event = self.buttons.next_event(timeout=LOOP_TICK_S)
                 if event is not None:
                     self.screen.wake()
-                    self._guarded(self.face.handle, event)
+                    self._guarded(self.panel.handle, event)
             else:
                 self._stop.wait(LOOP_TICK_S)
             if not self._web_thread.is_alive():
                 log.error("The web server stopped; exiting so that systemd restarts the service.")
                 return 1
-            if self.health.changed.is_set() or shown != (self.table.version, self.face.version):
+            changed = self._guarded(self.panel.tick)
+            if changed or self.health.changed.is_set() or first:
+                first = False
                 self.health.changed.clear()
-                shown = (self.table.version, self.face.version)
-                screen = self._guarded(self.face.render)
+                screen = self._guarded(self.panel.screen)
                 if screen is not None:
                     self.screen.show(screen.image)
             else:
-                self.screen.tick()
+                self.screen.tick()  # dims when idle; reopens a lost display
             now = time.monotonic()
             if ping_every and now >= next_ping and self._healthy(2 * ping_every):
                 self.notifier.watchdog()
