@@ -3,6 +3,8 @@ simulate, restart and undo on the real engine."""
 
 import json
 import random
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -33,6 +35,11 @@ def play_through(table: Table, shadow, count: int, rng: random.Random) -> None:
 
 def all_views(table: Table) -> tuple:
     return table.public_view(), [table.seat_view(s) for s in range(len(table.seats))]
+
+
+def log_entries(db: Path) -> int:
+    with closing(sqlite3.connect(db)) as raw:
+        return raw.execute("SELECT count(*) FROM log").fetchone()[0]
 
 
 def test_there_are_clean_and_rejected_examples():
@@ -121,6 +128,7 @@ def test_simulate_plays_whole_games_and_reports(capsys):
     # Every adventurer in play ends eliminated or escaped: at least one of each player's.
     assert sum(report["eliminations"].values()) + report["escapes"] >= 4 * 3
     assert report["games_per_second"] > 0
+    assert "other" not in report["eliminations"], "an elimination the report cannot name"
 
 
 def test_simulate_names_the_seed_of_a_game_that_breaks_an_invariant(capsys, monkeypatch):
@@ -163,3 +171,20 @@ def test_a_card_searched_again_after_undo_is_the_same_card(tmp_path):
         assert all_views(table) == before
         assert table.submit(Command("search", 0)).ok
         assert table.seat_view(0)["you"]["cards"] == card
+
+
+def test_a_move_out_of_turn_changes_nothing_at_the_table(tmp_path):
+    """CHAC-ACT-2: Ben may not move during Lea's turn; views and log stay as they were."""
+    scenario = json.loads(Path(FIRST_ROUND).read_text())
+    db = tmp_path / "log.db"
+    with Table.open(db) as table:
+        table.new_game("chac", {}, scenario["seats"], scenario["seed"])
+        for raw in scenario["commands"][:6]:
+            assert table.submit(Command.from_json(raw)).ok
+        before, version = all_views(table), table.version
+        rows = log_entries(db)
+        outcome = table.submit(Command("move", 1, {"to": "Z1"}))
+        assert not outcome.ok and outcome.rule == "CHAC-ACT-2"
+        assert outcome.reason.endswith("(CHAC-ACT-2)") and outcome.version == version
+        assert all_views(table) == before and table.version == version
+        assert log_entries(db) == rows
