@@ -113,7 +113,7 @@ def reissue():
     """New QR codes for every seat; phones that joined before must scan again."""
     require_host()
     state().access.reissue_seats()
-    state().broadcaster.notify_all()
+    state().broadcaster.drop_all()  # open seat pages reconnect with their old cookie: refused
     return jsonify(ok=True)
 
 

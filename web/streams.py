@@ -89,6 +89,13 @@ class Broadcaster:
             with self._lock:
                 self._listeners.discard(listener)
 
+    def drop_all(self) -> None:
+        """End the streams open now (pages reconnect, and are checked again); keep serving."""
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener.close()
+
     def close(self) -> None:
         """End every open stream (before the server stops, or its threads linger)."""
         with self._lock:

@@ -8,7 +8,16 @@ import time
 from urllib.parse import urlsplit
 
 import pytest
-from webplay import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, NAMES, write_glyph_pictures
+from webplay import (
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    NAMES,
+    host_client,
+    seat_client,
+    start_game,
+    write_glyph_pictures,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -18,6 +27,7 @@ PHONE = {
     "is_mobile": True,
     "has_touch": True,
 }
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 
 
 @pytest.fixture
@@ -32,13 +42,30 @@ def browser():
         browser.close()
 
 
+def wait_until(page, expression: str, timeout: float = 5.0) -> None:
+    """Poll a JS expression (wait_for_function would need eval, which the pages' CSP forbids)."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"timed out waiting for {expression}"
+        page.wait_for_timeout(25)
+
+
 def shot(page, name: str, full_page: bool = False) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
 
 
 def watch_errors(page, errors: list[str]) -> None:
+    """Collect script errors and Content-Security-Policy violations of a page."""
     page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+    page.on(
+        "console",
+        lambda msg: (
+            msg.type == "error"
+            and "Content Security Policy" in msg.text
+            and errors.append(f"{page.url}: {msg.text}")
+        ),
+    )
 
 
 def test_a_three_player_game_in_chromium(live_server, browser, data_dir):
@@ -46,7 +73,7 @@ def test_a_three_player_game_in_chromium(live_server, browser, data_dir):
     base = f"http://127.0.0.1:{live_server.port}"
     errors: list[str] = []
     contexts = [browser.new_context(**PHONE) for _ in range(4)]
-    table_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    table_context = browser.new_context(**DESKTOP)
 
     # The host signs in with the PIN and sets up the game.
     host = contexts[0].new_page()
@@ -82,7 +109,7 @@ def test_a_three_player_game_in_chromium(live_server, browser, data_dir):
         page.click("#actions button[data-command=choose_adventurer] >> nth=0")
         seats.append(page)
     for page in seats:
-        page.wait_for_function("document.querySelector('#actions-card').hidden")
+        wait_until(page, "document.querySelector('#actions-card').hidden")
 
     # The host names the first dicekeeper and enters the roll by hand (no camera here).
     host.click("#table-actions button[data-command=first_dicekeeper] >> nth=0")
@@ -92,7 +119,7 @@ def test_a_three_player_game_in_chromium(live_server, browser, data_dir):
     host.fill("#dice-values", "6 6 6 6 6")
     started = time.perf_counter()
     host.click("#dice-form button")
-    table.wait_for_function("document.querySelectorAll('#dice .die').length === 5", timeout=5000)
+    wait_until(table, "document.querySelectorAll('#dice .die').length === 5")
     update_s = time.perf_counter() - started
     assert table.evaluate("document.body.dataset.version") != before  # no reload: pushed
     assert [d.text_content() for d in table.locator("#dice .die").all()] == ["6"] * 5
@@ -119,8 +146,9 @@ def test_a_three_player_game_in_chromium(live_server, browser, data_dir):
     assert ana.locator("#glyph").is_hidden()
 
     # The table page followed along; a reload on Ana's phone does not show the glyph again.
-    table.wait_for_function(
-        "document.querySelector('#log').textContent.includes('deciphers the glyph of zone 1')"
+    wait_until(
+        table,
+        "document.querySelector('#log').textContent.includes('deciphers the glyph of zone 1')",
     )
     ana.reload()
     ana.wait_for_selector("#status[data-state=live]")
@@ -133,3 +161,34 @@ def test_a_three_player_game_in_chromium(live_server, browser, data_dir):
     assert not errors, errors
     for context in [*contexts, table_context]:
         context.close()
+
+
+def test_pages_rejoin_and_catch_up_after_losing_their_stream(live_server, browser):
+    """A phone that slept or lost the Wi-Fi reconnects by itself and shows the latest view."""
+    app = live_server.app
+    table = app.extensions["chac"].table
+    host = host_client(app)
+    start_game(host)
+    base = f"http://127.0.0.1:{live_server.port}"
+    table_page = browser.new_context(**DESKTOP).new_page()
+    table_page.goto(f"{base}/")
+    seat_page = browser.new_context(**PHONE).new_page()
+    seat_page.goto(base + app.extensions["chac"].access.join_path(0))
+    for page in (table_page, seat_page):
+        page.wait_for_selector("#status[data-state=live]")
+
+    app.extensions["chac"].broadcaster.drop_all()  # every stream ends, as on a network loss
+    choice = seat_client(app, 1).get("/api/seat").json["legal"][0]
+    assert seat_client(app, 1).post("/api/seat/command", json=choice).status_code == 200
+    for page in (table_page, seat_page):
+        wait_until(page, f"document.body.dataset.version === '{table.version}'", timeout=10)
+        page.wait_for_selector("#status[data-state=live]")
+    assert "Ben sends" in table_page.text_content("#log")
+
+    # New links for every seat: the open seat page is cut off and cannot rejoin.
+    assert host.post("/api/host/reissue").status_code == 200
+    seat_page.wait_for_selector("#status[data-state=reconnecting]", timeout=5000)
+    seat_page.wait_for_timeout(2500)
+    assert seat_page.get_attribute("#status", "data-state") == "reconnecting"
+    seat_page.reload()
+    assert "QR code" in seat_page.text_content("#message")

@@ -76,3 +76,15 @@ def test_a_slow_page_catches_up_with_the_newest_view_at_once(app, host, table):
         assert table.submit(Command.from_json(table.legal(seat)[0].to_json())).ok
     _, view = next(stream)
     assert view["version"] == table.version
+
+
+def test_dropping_the_streams_lets_pages_reconnect(app, host, web):
+    start_game(host)
+    client = app.test_client()
+    first = events(client.get("/api/table/stream", buffered=False))
+    assert next(first)[0] == "view"
+    web.broadcaster.drop_all()
+    assert [kind for kind, _ in first] == ["bye"]
+    again = events(client.get("/api/table/stream", buffered=False))
+    assert next(again)[0] == "view"
+    assert web.broadcaster.count == 1
