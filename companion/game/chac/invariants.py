@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
 from companion.game.chac.state import PHASES, ChacState
 
@@ -29,7 +30,20 @@ def _fail(name: str, detail: str) -> None:
     raise AssertionError(f"invariant {name!r} broken: {detail}")
 
 
+# The last snapshot checked for each live state, so `check(state)` alone also sees the boulder
+# and the walls never move back between two calls.
+_LAST: WeakKeyDictionary[ChacState, Snapshot] = WeakKeyDictionary()
+
+
 def check(state: ChacState, before: Snapshot | None = None) -> None:
+    """Check every invariant; one-way facts against `before` or the previous check's state."""
+    if before is None:
+        before = _LAST.get(state)
+    _check(state, before)
+    _LAST[state] = snapshot(state)
+
+
+def _check(state: ChacState, before: Snapshot | None) -> None:
     _cards(state)
     if not all(0 <= w <= 3 for w in state.walls):
         _fail("walls 0-3", f"walls at {state.walls}")

@@ -48,7 +48,7 @@ class Seat:
         return self.advs[self.current] if self.advs else None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False, weakref_slot=True)
 class ChacState:
     board: Board
     options: dict[str, Any]

@@ -146,6 +146,20 @@ def test_corrections_wait_for_a_pending_roll():
         raise AssertionError("a correction in the middle of a roll was accepted")
 
 
+def test_check_alone_notices_the_boulder_moving_back_chac_boul_2():
+    """CHAC-BOUL-2 (the boulder never moves back) is checked across calls of check(state)."""
+    state = GAME.setup({}, ["a", "b"], 1)
+    state.boulder = 5
+    check(state)
+    state.boulder = 4
+    try:
+        check(state)
+    except AssertionError as exc:
+        assert "boulder never moves back" in str(exc)
+    else:
+        raise AssertionError("the boulder moved back unnoticed")
+
+
 def test_invariant_check_names_the_broken_invariant():
     state = GAME.setup({}, ["a", "b"], 1)
     state.planks = 7
