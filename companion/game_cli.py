@@ -119,8 +119,7 @@ def replay_scenario(scenario: Mapping[str, Any], db: str | Path = ":memory:") ->
         )
         report: dict[str, Any] = {"game": scenario["game"]}
         if not setup.ok:
-            report["rejected"] = {"index": None, "command": "setup", "reason": setup.reason}
-            report["rejected"]["rule"] = setup.rule
+            report["rejected"] = _rejected(None, "setup", setup.reason, setup.rule)
             return report
         applied = 0
         for index, raw in enumerate(scenario.get("commands", [])):
@@ -129,13 +128,11 @@ def replay_scenario(scenario: Mapping[str, Any], db: str | Path = ":memory:") ->
                     outcome = table.undo()
                 else:
                     outcome = table.submit(Command.from_json(raw))
-            except RuleError as exc:
-                report["rejected"] = {"index": index, "command": raw, "reason": exc.reason}
-                report["rejected"]["rule"] = exc.rule
+            except RuleError as exc:  # not even a command's shape
+                report["rejected"] = _rejected(index, raw, exc.reason, exc.rule)
                 break
             if not outcome.ok:
-                report["rejected"] = {"index": index, "command": raw, "reason": outcome.reason}
-                report["rejected"]["rule"] = outcome.rule
+                report["rejected"] = _rejected(index, raw, outcome.reason, outcome.rule)
                 break
             applied += 1
         report.update(
@@ -149,16 +146,17 @@ def replay_scenario(scenario: Mapping[str, Any], db: str | Path = ":memory:") ->
         return report
 
 
+def _rejected(index: int | None, command: Any, reason: str, rule: str) -> dict[str, Any]:
+    return {"index": index, "command": command, "reason": reason, "rule": rule}
+
+
 def run_replay(args: argparse.Namespace) -> int:
     from companion.store import StoreError
 
     try:
         scenario = load_scenario(args.scenario)
         report = replay_scenario(scenario, args.db or ":memory:")
-    except ScenarioError as exc:
-        print(f"companion replay: {exc}", file=sys.stderr)
-        return 2
-    except StoreError as exc:
+    except (ScenarioError, StoreError) as exc:
         print(f"companion replay: {exc}", file=sys.stderr)
         return 2
     if not args.seat_views:
