@@ -303,13 +303,17 @@ class Panel:
     def _home_roll(self, button: str, prompt: Prompt) -> None:
         pending = self._pending()
         if pending is not None:
-            if button == "OK":
+            values: list[int | None] = list(pending.values)[: prompt.dice]
+            values += [None] * (prompt.dice - len(values))
+            if button == "OK" and len(pending.values) != prompt.dice:
+                # Too few or too many dice seen: OK goes straight to the correction.
+                cursor = values.index(None) if None in values else 0
+                self._editor = _Editor("dice", values, cursor=cursor)
+            elif button == "OK":
                 self._outcome(self.rolls.confirm(), done="")
             elif button == "BACK":
                 self.rolls.discard()
             elif button in ("UP", "DOWN"):
-                values: list[int | None] = list(pending.values)[: prompt.dice]
-                values += [None] * (prompt.dice - len(values))
                 self._editor = _Editor("dice", values)
                 self._edit(button)
         elif button in ("MENU", "OK", "UP", "DOWN"):

@@ -8,8 +8,10 @@ from PIL import Image, ImageDraw
 
 from companion.game.protocol import Command
 from companion.panel import Panel
+from companion.rolls import RollWatcher, TrayState
 from companion.table import Table
 from hardware.buttons import ButtonEvent
+from hardware.camera import Frame
 
 
 class Clock:
@@ -141,3 +143,29 @@ def test_hardware_problems_are_shown_with_what_the_table_waits_for(table):
     problems.clear()
     panel.tick()
     assert panel.screen().name == "status"
+
+
+def test_ok_on_a_reading_with_a_die_missing_goes_to_that_die(table):
+    """The camera saw 4 of 5 dice: OK does not submit a reading the table must refuse, it
+    opens the correction on the missing die; the completed roll then reaches the table."""
+    table.new_game("chac", {}, ["Ana", "Ben"], seed=7)
+    for seat in (0, 1):
+        table.submit(table.legal(seat)[0])
+    table.submit(Command("first_dicekeeper", None, {"keeper": 0}))
+    seen = iter([TrayState(moving=True), TrayState(moving=False, values=(2, 3, 5, 6))])
+    rolls = RollWatcher(table, lambda image, expected: next(seen), auto_submit=False)
+    frame = Frame(np.zeros((4, 4, 3), np.uint8), 0.0, 0)
+    rolls.on_frame(frame)
+    rolls.on_frame(frame)
+    panel = Panel(table, rolls=rolls)
+    screen = panel.screen()
+    assert "Fix the dice" in screen.text and "4/5" in screen.text
+    version = table.version
+    screen = press(panel, "OK")
+    big = [t for t in screen.texts if t.size == 22]
+    assert [t.text for t in big] == ["2", "3", "5", "6", "?"] and big[4].inverted
+    assert table.version == version  # nothing submitted yet
+    press(panel, "UP")
+    screen = press(panel, "OK")
+    assert table.public_view()["last_dice"]["values"] == [2, 3, 5, 6, 1]
+    assert rolls.pending is None and screen.name == "status"
