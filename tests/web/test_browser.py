@@ -50,6 +50,16 @@ def wait_until(page, expression: str, timeout: float = 5.0) -> None:
         page.wait_for_timeout(25)
 
 
+def decode_qr(png: bytes) -> str:
+    """What a phone's camera reads from a QR code on screen."""
+    import cv2
+    import numpy as np
+
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    return text
+
+
 def shot(page, name: str, full_page: bool = False) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
@@ -90,6 +100,7 @@ def test_a_three_player_game_in_chromium(live_server, browser, data_dir):
     joins = [host.get_attribute(f"a[data-join='{i}']", "href") for i in range(3)]
     assert all(urlsplit(j).path.startswith("/join/") for j in joins)
     assert host.locator("#seats img.qr").count() == 3
+    assert decode_qr(host.locator("#seats img.qr").nth(1).screenshot()) == joins[1]
     shot(host, "host-setup", full_page=True)
 
     table = table_context.new_page()

@@ -164,7 +164,7 @@ const Board = (() => {
     g.append(s("rect", { ...attrs, class: "sp", fill, "data-slab": state }));
     let text = "glyph";
     if (state === "number") text = String(slab.number);
-    else if (state === "emptied") text = `${slab.number} ·`;
+    else if (state === "emptied") text = `${slab.number} empty`;
     else if (state === "fallen") text = "fallen";
     if (revealed || state !== "unknown") {
       g.append(s("text", { x: p.x, y: p.y, class: "label", style: state === "number" ? "font-size:.38px" : "font-size:.2px" }, text));

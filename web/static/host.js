@@ -91,6 +91,7 @@
 
   const TABLE_WORDS = {
     walls: "Reveal the next 3 wall cards",
+    end_game: "End the game now and score it",
     first_dicekeeper: (c, v) => `First dicekeeper: ${View.seatName(v, c.keeper)}`,
   };
   const SKIP = new Set(["dice", "set_space", "set_boulder", "set_planks"]);
@@ -102,7 +103,9 @@
       if (SKIP.has(cmd.type)) continue;
       const words = TABLE_WORDS[cmd.type];
       const label = typeof words === "function" ? words(cmd, v) : words || cmd.type.replace(/_/g, " ");
-      out.push(el("button", { type: "button", "data-command": cmd.type, onclick: () => act("/api/host/command", cmd) }, label));
+      const ask = cmd.type === "end_game" ? "End the game now? Scores and the hidden state are revealed." : null;
+      out.push(el("button", { type: "button", "data-command": cmd.type,
+        onclick: () => { if (!ask || confirm(ask)) act("/api/host/command", cmd); } }, label));
     }
     if (payload.legal && payload.legal.some((c) => c.type === "set_planks")) {
       const planks = el("input", { type: "number", min: "0", max: "5", value: String(v.planks), "aria-label": "Planks left", style: "width:5rem" });
