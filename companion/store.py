@@ -141,7 +141,9 @@ class Store:
             raise NotALogError(f"{self.path} is an empty database, not a Chac Companion log")
         if not self.readonly:
             # WAL + FULL: a committed transaction is on disk (the WAL is fsynced) on return.
-            db.execute("PRAGMA journal_mode=WAL")
+            mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if mode not in ("wal", "memory"):  # "memory": a throwaway in-memory log
+                raise StoreError(f"The log {self.path} cannot use write-ahead logging here")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
         if fresh:
