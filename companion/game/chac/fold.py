@@ -272,7 +272,7 @@ def _slab(state: ChacState, e: Event) -> None:
         _eliminate(state, adv, "falls into the lava")
     else:
         state.say(f"Slab {space} shows {number}: solid.")
-        _arrive(state, adv, space, "stands")
+        _arrive(state, adv, space, "steps")
     _after_action(state)
 
 
@@ -385,7 +385,7 @@ def _alcove_success(state: ChacState, adv: Adventurer) -> None:
     state.alcoves[attempt["space"]] = None
     adv.cards.append(card)
     state.alcove = None
-    state.say(f"{adv.first_name} opens the alcove and takes its {state.values[card]} treasure!")
+    state.say(f"{adv.first_name} opens the alcove and takes its treasure ({state.values[card]})!")
 
 
 def _lock_pick(state: ChacState, e: Event) -> None:
@@ -507,11 +507,15 @@ def _bridge_dice(state: ChacState, roll: dict[str, Any], values: list[int], show
     state.planks -= broken
     state.say(f"Bridge dice {shown} against load {load}: {broken} plank(s) break.")
     if state.planks == 0:
-        state.say("The bridge collapses!")
-        for adv in state.alive():
-            if adv.space == state.board.bridge:
-                _eliminate(state, adv, "falls into the abyss")
+        _collapse_bridge(state)
     _after_action(state)
+
+
+def _collapse_bridge(state: ChacState) -> None:
+    state.say("The bridge collapses!")
+    for adv in state.alive():
+        if adv.space == state.board.bridge:
+            _eliminate(state, adv, "falls into the abyss")
 
 
 # -- elimination -------------------------------------------------------------------------------
@@ -733,6 +737,9 @@ def _after_correction(state: ChacState) -> None:
 def _set_planks(state: ChacState, e: Event) -> None:
     state.planks = e["planks"]
     state.say(f"Correction: {e['planks']} plank(s) left on the bridge.")
+    if state.planks == 0:
+        _collapse_bridge(state)
+        _after_correction(state)
 
 
 FOLDERS: dict[str, Callable[[ChacState, Event], None]] = {

@@ -89,7 +89,11 @@ def _cards_arg(
     cards = args.get("cards")
     if not isinstance(cards, list) or not cards:
         raise RuleError('List the cards you discard as "cards" (their ids).')
-    if len(set(cards)) != len(cards) or any(c not in adv.cards for c in cards):
+    if (
+        not all(isinstance(c, str) for c in cards)
+        or len(set(cards)) != len(cards)
+        or any(c not in adv.cards for c in cards)
+    ):
         raise RuleError(f"{adv.first_name} does not hold all of those cards.")
     if need is not None and len(cards) != need:
         raise RuleError(f"Discard exactly {need} cards.", "CHAC-RIVER-2")
@@ -436,6 +440,8 @@ def _sabotage(state: ChacState, cmd: Command) -> list[Event]:
     _spend(adv)
     if adv.space != state.board.bridge:
         raise RuleError("Sabotage is done standing on the bridge.", "CHAC-BRIDGE-2")
+    if state.planks == 0:
+        raise RuleError("The bridge has fallen.", "CHAC-BRIDGE-1")
     return [{"type": "sabotage", "seat": adv.seat}]
 
 
@@ -496,6 +502,7 @@ def _score(state: ChacState, cmd: Command) -> list[Event]:
     taken = {d for s in state.seats if s.scored for d in s.scored[1]}
     if (
         not isinstance(caskets, list)
+        or not all(isinstance(d, str) for d in caskets)
         or any(d not in DECKS or d in taken for d in caskets)
         or len(set(caskets)) != len(caskets)
     ):
@@ -534,8 +541,10 @@ def _set_space(state: ChacState, cmd: Command) -> list[Event]:
     if adv is None or adv.status != "alive":
         raise RuleError(f"{state.seats[seat].name} has no adventurer in the temple.")
     to = cmd.args.get("to")
-    if to not in state.board.kind or to in state.fallen:
+    if not isinstance(to, str) or to not in state.board.kind or to in state.fallen:
         raise RuleError(f"There is no space {to!r} to stand on.")
+    if to == state.board.bridge and state.planks == 0:
+        raise RuleError("The bridge has fallen.", "CHAC-BRIDGE-1")
     if state.board.kind[to] == "lava" and state.slabs.get(to) is None:
         raise RuleError(f"Slab {to} is still glyph side up: move onto it to turn it over.")
     return [{"type": "set_space", "player": seat, "to": to}]

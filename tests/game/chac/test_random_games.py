@@ -239,3 +239,43 @@ def test_undo_by_replay_draws_the_same_card_again():
     again = GAME.apply(before, commands[i])
     assert again == events[i]
     assert again[0]["card"] == events[i][0]["card"]
+
+
+JUNK = [None, -1, 99, "", "Q7", [], [None], [{"a": 1}], {"x": [1]}, 2.5, True, [7, 7], ["Z1-0"]]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_malformed_commands_get_a_rule_error_and_change_nothing(seed):
+    """Bad input gets a clear message and changes nothing: every command type with junk in
+    every argument, at many moments of random games."""
+    from companion.game.chac.rules import VALIDATORS
+
+    rng = random.Random(seed)
+    state = GAME.setup({}, ["a", "b", "c"], seed)
+    keys = [
+        "to",
+        "number",
+        "cards",
+        "count",
+        "dice",
+        "values",
+        "caskets",
+        "sun",
+        "player",
+        "keeper",
+        "adventurer",
+        "space",
+        "planks",
+    ]
+    while not GAME.is_over(state):
+        before = _fingerprint(state)
+        for kind in VALIDATORS:
+            args = {k: rng.choice(JUNK) for k in rng.sample(keys, 3)}
+            seat = rng.choice([None, 0, 1, 2, 5, -1])
+            try:
+                GAME.apply(state, Command(kind, seat, args))
+            except RuleError as exc:
+                assert str(exc)
+        assert _fingerprint(state) == before
+        for event in GAME.apply(state, random_command(GAME, state, rng, 3)):
+            GAME.fold(state, event)
