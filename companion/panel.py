@@ -43,7 +43,8 @@ GlyphSource = Callable[[int], "Image.Image | None"]
 
 NOTICE_S = 4.0
 PEEK_S = 5.0
-NUMBER_RANGE = {"slab": (1, 14)}  # commands answered by typing one number on the panel
+# Commands answered by typing one number on the panel: command -> (argument, lowest, highest).
+NUMBER_COMMANDS = {"slab": ("number", 1, 14)}  # CHAC-LAVA-3: the number under a turned slab
 # Commands the menu can submit as they come from `legal` (all their arguments known).
 MENU_LABELS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "move": lambda a: "Leave the temple" if a["to"] == "exit" else f"Move to {a['to']}",
@@ -80,7 +81,7 @@ class _Menu:
 class _Editor:
     """Typing values with UP/DOWN: the dice of a roll, or one number (a slab)."""
 
-    kind: str  # "dice" or a command type from NUMBER_RANGE
+    kind: str  # "dice" or a command type from NUMBER_COMMANDS
     values: list[int | None]
     low: int = 1
     high: int = 6
@@ -105,9 +106,11 @@ def glyphs_in(data_dir: str | Path) -> GlyphSource:
 class Panel:
     """The table's own face: menus on the OLED driven by the five buttons.
 
-    panel = Panel(table, rolls=watcher, glyphs=glyphs_in(data_dir), join_url=url)
-    if panel.handle(event):
-        display.show(panel.render())
+        panel = Panel(table, rolls=watcher, glyphs=glyphs_in(data_dir), join_url=url)
+        if panel.handle(event):
+            display.show(panel.render())
+
+    Call `tick()` a few times a second: notices and the peek run out on their own.
     """
 
     def __init__(
@@ -153,7 +156,7 @@ class Panel:
     # --- input -------------------------------------------------------------------------
 
     def handle(self, event: Any) -> bool:
-        """One ButtonEvent; returns True (the screen may have changed)."""
+        """One ButtonEvent; returns True when the screen may have changed."""
         with self._lock:
             self._sync()
             self._changed()
@@ -171,7 +174,7 @@ class Panel:
                 self._start_peek()
                 return True
             if kind != "press":
-                return kind == "release"
+                return False
             if self._notices:
                 self._next_notice()
                 return True
@@ -268,7 +271,7 @@ class Panel:
     def _peek_screen(self, view: dict) -> Screen:
         assert self._peek_seat is not None
         left = (self._peek_until or 0) - self._clock()
-        decipher = (self.table.seat_view(self._peek_seat).get("you") or {}).get("decipher")
+        decipher = self._decipher(self._peek_seat)
         if not decipher:
             return common.notice("Private peek", "Nothing to peek at.")
         picture = self.glyphs(decipher["number"]) if self.glyphs else None
@@ -334,7 +337,7 @@ class Panel:
             if label is None:
                 continue  # needs typing (cards, corrections): the host or seat page does it
             (last if command.type == "pass" else items).append((label(command.args), command))
-        if seat is not None and (self.table.seat_view(seat).get("you") or {}).get("decipher"):
+        if seat is not None and self._decipher(seat):
             items.append(("Peek at glyph", "peek"))
         return items + last
 
@@ -384,8 +387,8 @@ class Panel:
 
     def _open_number_editor(self, prompt: Prompt) -> None:
         for command in self.table.legal(prompt.seat):
-            if command.type in NUMBER_RANGE:
-                low, high = NUMBER_RANGE[command.type]
+            if command.type in NUMBER_COMMANDS:
+                _, low, high = NUMBER_COMMANDS[command.type]
                 self._editor = _Editor(command.type, [None], low, high, seat=prompt.seat)
                 return
         self._notify(common.notice("Use a phone", prompt.text, "(host or seat page)"))
@@ -422,7 +425,7 @@ class Panel:
             if self._outcome(outcome, done=""):
                 self._editor = None
             return
-        key = {"slab": "number"}[editor.kind]
+        key = NUMBER_COMMANDS[editor.kind][0]
         if self._submit(Command(editor.kind, editor.seat, {key: values[0]})):
             self._editor = None
 
@@ -434,7 +437,7 @@ class Panel:
             seat = self._menu.seat
         if seat is None:
             return
-        if not (self.table.seat_view(seat).get("you") or {}).get("decipher"):
+        if not self._decipher(seat):
             return
         self._peek_seat = seat
         self._peek_until = self._clock() + self.peek_s
@@ -462,6 +465,8 @@ class Panel:
             for screen in _notices_between(old, new):
                 self._notify(screen)
         self._refresh_menu()
+        if self._peek_seat is not None and not self._decipher(self._peek_seat):
+            self._end_peek()  # the decipher was undone
         prompts = self.table.prompts()
         editing_dice = self._editor is not None and self._editor.kind == "dice"
         if editing_dice and not any(p.kind == "roll" for p in prompts):
@@ -499,6 +504,10 @@ class Panel:
         self._notices.appendleft(common.notice("Not possible", outcome.reason))
         self._notice_until = self._clock() + self.notice_s
         return False
+
+    def _decipher(self, seat: int) -> dict | None:
+        """The seat's own deciphered trap (from its seat view: the one place it may come from)."""
+        return (self.table.seat_view(seat).get("you") or {}).get("decipher")
 
     def _pending(self) -> Any:
         return self.rolls.pending if self.rolls is not None else None
