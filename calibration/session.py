@@ -156,11 +156,16 @@ class CalibrationSession:
         return True
 
     def tray_view(self, image: np.ndarray) -> np.ndarray:
-        """The tray floor from straight above, as stored; the whole frame before calibration."""
-        if self.profile.tray is None:
-            return image
+        """The tray from straight above: where the frame step stored it, else where it is
+        found in this frame, else the whole frame."""
         height, width = image.shape[:2]
-        corners = tray.from_fractions(self.profile.tray, (width, height))
+        if self.profile.tray is not None:
+            corners = tray.from_fractions(self.profile.tray, (width, height))
+        else:
+            try:
+                corners = tray.find_tray(image)
+            except tray.TrayNotFound:
+                return image
         return tray.warp_tray(image, corners)
 
     # Dice --------------------------------------------------------------------------------
@@ -209,9 +214,11 @@ class CalibrationSession:
         if problem:
             return self._fail(problem)
         view = self.tray_view(image)
-        empty = self.tray_view(self._empty) if self._empty is not None else None
-        if empty is not None and empty.shape != view.shape:
-            empty = None  # taken at another resolution: fall back to the tiles' brown
+        empty = None
+        if self._empty is not None and self.profile.tray is not None:
+            empty = self.tray_view(self._empty)
+            if empty.shape != view.shape:
+                empty = None  # taken at another resolution: fall back to the tiles' brown
         try:
             tile = tiles.find_tile(view, empty)
         except tiles.TileNotFound as exc:

@@ -27,6 +27,7 @@ MIN_TILE_AREA = 0.002  # of the image
 MAX_TILE_AREA = 0.5
 MAX_ASPECT = 1.5  # a square seen a little obliquely
 MIN_SOLIDITY = 0.85
+MIN_PAINT_CONTRAST = 0.3  # paint at least this much darker than the card, relatively
 
 
 class TileNotFound(Exception):
@@ -59,6 +60,11 @@ def find_tile(image: np.ndarray, empty: np.ndarray | None = None) -> Tile:
     contour = max(big, key=cv2.contourArea)
     area = cv2.contourArea(contour)
     if area > MAX_TILE_AREA * area_total:
+        if empty is None:
+            raise TileNotFound(
+                "Most of the view is as brown as the tiles: calibrate the frame first, or lay "
+                "a light cloth or sheet in the tray."
+            )
         raise TileNotFound(
             "Something fills most of the view: take hands and other things out of the tray."
         )
@@ -88,6 +94,13 @@ def straighten(image: np.ndarray, corners: np.ndarray, size: int = FACE_SIZE) ->
 def _brown_mask(image: np.ndarray) -> np.ndarray:
     hsv = cv2.cvtColor(cv2.GaussianBlur(image, (5, 5), 0), cv2.COLOR_BGR2HSV)
     mask = cv2.inRange(hsv, BROWN_LOW, BROWN_HIGH)
+    # Brown along the edge of the view is table or tray rim, not a tile lying in the tray.
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    height, width = mask.shape
+    x, y, w, h = (stats[:, i] for i in range(4))
+    touching = (x == 0) | (y == 0) | (x + w == width) | (y + h == height)
+    touching[0] = False  # the background
+    mask[touching[labels]] = 0
     return _solid(mask, image.shape)
 
 
@@ -153,8 +166,12 @@ def find_marks(face: np.ndarray) -> Marks:
     inner = cv2.GaussianBlur(inner, (5, 5), 0)
     _, ink = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
     dark, light = inner[ink > 0], inner[ink == 0]
-    # Plain card stock: Otsu splits grain, not paint.
-    if dark.size == 0 or light.size == 0 or float(light.mean()) - float(dark.mean()) < 40:
+    # Plain card stock: Otsu splits grain, not paint. Paint is far darker than the card at
+    # any exposure.
+    if dark.size == 0 or light.size == 0:
+        return Marks(0, 0, 0)
+    card, paint = float(light.mean()), float(dark.mean())
+    if card - paint < max(12.0, MIN_PAINT_CONTRAST * card):
         return Marks(0, 0, 0)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     if count <= 1:
