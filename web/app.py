@@ -78,13 +78,14 @@ def create_app(
         pin_tries=RateLimiter(*limits.pin_tries),
     )
 
-    from web import guard, pages, routes_host, routes_seat, routes_table
+    from web import calibration, guard, pages, routes_host, routes_seat, routes_table
 
     guard.install(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(routes_table.bp)
     app.register_blueprint(routes_seat.bp)
     app.register_blueprint(routes_host.bp)
+    app.register_blueprint(calibration.bp)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Response:

@@ -106,6 +106,7 @@ def sim_state():
         roll=prompt.to_json() if prompt else None,
         camera_plugged=service.simulator.camera_plugged,
         last_entered=list(service.rolls.last_submitted or []),
+        last_entered_version=service.rolls.last_submitted_version,
         version=service.table.version,
     )
     return jsonify(payload)

@@ -81,7 +81,11 @@ class Broadcaster:
                 if listener.wait(heartbeat_s):
                     if listener.closed:
                         break
-                    yield _event(render())
+                    try:
+                        payload = render()
+                    except ValueError:  # e.g. a new game without this page's seat
+                        break
+                    yield _event(payload)
                 else:
                     yield "event: ping\ndata: {}\n\n"  # an event, so the page can watch for it
             yield "event: bye\ndata: {}\n\n"

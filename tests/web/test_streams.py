@@ -88,3 +88,12 @@ def test_dropping_the_streams_lets_pages_reconnect(app, host, web):
     again = events(client.get("/api/table/stream", buffered=False))
     assert next(again)[0] == "view"
     assert web.broadcaster.count == 1
+
+
+def test_a_seat_stream_ends_when_a_new_game_has_no_such_seat(app, host, web):
+    start_game(host)  # three seats
+    stream = events(seat_client(app, 2).get("/api/seat/stream", buffered=False))
+    assert next(stream)[0] == "view"
+    response = host.post("/api/host/new-game", json={"seats": ["Ana", "Ben"]})
+    assert response.status_code == 200
+    assert [kind for kind, _ in stream] == ["bye"]

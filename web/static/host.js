@@ -81,6 +81,11 @@
     }
   });
   $("undo").addEventListener("click", () => act("/api/host/undo", {}, "Undone."));
+  $("reissue").addEventListener("click", () => {
+    if (confirm("Give every seat a new link? Phones that joined must scan their new code.")) {
+      act("/api/host/reissue", {}, "New links: every player scans their code again.");
+    }
+  });
   $("correct-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const who = $("correct-who").value;
