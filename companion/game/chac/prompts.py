@@ -3,18 +3,8 @@
 from __future__ import annotations
 
 from companion.game.chac.fold import replacement_seats, river_options
-from companion.game.chac.state import ChacState
+from companion.game.chac.state import PURPOSES, ChacState
 from companion.game.protocol import Prompt
-
-_ROLL_FOR = {
-    "actions": "actions",
-    "alcove": "the alcove",
-    "alcove_reroll": "the alcove",
-    "river": "the river exit",
-    "river_reroll": "the river exit",
-    "bridge": "the bridge",
-    "boulder": "the boulder",
-}
 
 
 def _who(state: ChacState, seat: int) -> str:
@@ -39,7 +29,7 @@ def prompts(state: ChacState) -> list[Prompt]:
         who = f"{_who(state, state.roll['seat'])}: " if "seat" in state.roll else ""
         return [
             Prompt(
-                f"{who}Roll {n} {'die' if n == 1 else 'dice'} for {_ROLL_FOR[purpose]}",
+                f"{who}Roll {n} {'die' if n == 1 else 'dice'} for {PURPOSES[purpose]}",
                 "roll",
                 state.roll.get("seat"),
                 n,

@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.game.chac.fold import replacement_seats
 from companion.game.chac.hidden import DECKS
-from companion.game.chac.state import Adventurer, ChacState
+from companion.game.chac.state import PURPOSES, Adventurer, ChacState
 from companion.game.protocol import Command, RuleError
 
 Event = dict[str, Any]
@@ -52,8 +52,9 @@ def _choose_adventurer(state: ChacState, cmd: Command) -> list[Event]:
     name = cmd.args.get("adventurer")
     dealt = state.seats[seat].dealt
     if name not in dealt:
+        # Not naming the pair: the message may reach a page other than the player's own.
         raise RuleError(
-            f"{state.seats[seat].name} was dealt {dealt[0]} and {dealt[1]}; choose one of them.",
+            f"{state.seats[seat].name}: choose one of the two adventurers dealt to you.",
             "CHAC-SET-1",
         )
     return [{"type": "chose_adventurer", "seat": seat, "adventurer": name}]
@@ -161,17 +162,6 @@ def _dice(state: ChacState, cmd: Command) -> list[Event]:
     if len(values) != n:
         raise RuleError(f"Roll {n} dice for {PURPOSES[roll['purpose']]}, not {len(values)}.")
     return [{"type": "dice", "values": list(values)}]
-
-
-PURPOSES = {
-    "actions": "actions",
-    "alcove": "the alcove",
-    "alcove_reroll": "the alcove reroll",
-    "river": "the river exit",
-    "river_reroll": "the river reroll",
-    "bridge": "the bridge",
-    "boulder": "the boulder",
-}
 
 
 # -- actions -----------------------------------------------------------------------------------

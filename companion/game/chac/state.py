@@ -12,6 +12,16 @@ from companion.game.chac.board import Board
 
 PHASES = ("setup", "load", "roll", "actions", "walls", "boulder", "replace", "score", "over")
 MAX_LOG = 60
+# What each kind of roll is for, as players say it: "Roll 2 dice for the boulder".
+PURPOSES = {
+    "actions": "actions",
+    "alcove": "the alcove",
+    "alcove_reroll": "the alcove",
+    "river": "the river exit",
+    "river_reroll": "the river exit",
+    "bridge": "the bridge",
+    "boulder": "the boulder",
+}
 
 
 @dataclass(slots=True)
