@@ -177,3 +177,18 @@ def test_options_change_the_rules_they_name():
     p.do("walls", None)
     p.dice(4)  # below 5: the boulder stays (CHAC-BOUL-1 option)
     assert p.view()["boulder"]["index"] == 0
+
+
+def test_commitment_follows_the_documented_canonical_form_chac_fair_1():
+    """CHAC-FAIR-1: anyone can recompute the commitment from the reveal with the recipe in
+    docs/chac-commands.md, without the companion's code."""
+    import hashlib
+    import json
+
+    state = GAME.setup({}, ["a", "b"], 77)
+    hidden = state.hidden
+    assert set(hidden) == {"adventurers", "walls", "traps", "decks", "caskets"}
+    canonical = json.dumps(hidden, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    digest = hashlib.sha256(f"{state.salt}:{canonical}".encode()).hexdigest()
+    assert GAME.public_view(state)["commitment"] == digest
+    assert len(state.salt) == 32 and int(state.salt, 16) >= 0
