@@ -23,12 +23,14 @@ import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template_string
 
-from calibration.session import STEPS, CalibrationSession
 from web.guard import json_body, refuse, require_host, state
+
+if TYPE_CHECKING:  # the session pulls in OpenCV: loaded on the first calibration request
+    from calibration.session import CalibrationSession
 
 bp = Blueprint("calibration", __name__)
 API = "/api/host/calibration"
@@ -51,6 +53,8 @@ def attach(
 ) -> Desk:
     """Give calibration the camera: `latest_image()` returns the newest raw frame (BGR) or
     None; `camera_settings()` the fixed settings it was taken with, to store in the profile."""
+    from calibration.session import CalibrationSession
+
     data_dir = app.extensions["chac"].glyphs.folder.parent
     desk = Desk(
         session or CalibrationSession(data_dir), latest_image, camera_settings or (lambda: None)
@@ -104,6 +108,8 @@ def status():
 @bp.post(API + "/start")
 def start():
     require_host()
+    from calibration.session import STEPS
+
     step = json_body().get("step")
     if step not in STEPS:
         return refuse(400, f"Steps are {', '.join(STEPS)}.")
