@@ -78,6 +78,7 @@ class RollWatcher:
         self._latest: Any = None
         self._jpeg: tuple[int, bytes] | None = None
         self.last_submitted: tuple[int, ...] | None = None
+        self.last_submitted_version = 0  # the table's version once those dice were entered
         self._listeners: list[Callable[[], None]] = []
 
     # --- the camera thread ----------------------------------------------------------------
@@ -188,7 +189,7 @@ class RollWatcher:
     def _submit(self, values: tuple[int, ...]) -> Outcome:
         outcome = self.table.submit(Command("dice", None, {"values": list(values)}))
         if outcome.ok:
-            self.last_submitted = values
+            self.last_submitted, self.last_submitted_version = values, outcome.version
             log.info("Dice %s entered", list(values))
         return outcome
 
