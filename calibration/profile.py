@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import tomllib
 from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,17 @@ class CalibrationProfile:
         values = {k: tuple(v) if isinstance(v, list) else v for k, v in self.camera.items()}
         return replace(base, **{k: v for k, v in values.items() if k in known})
 
+    def tray_view(self, image):
+        """The tray seen from straight above, as the dice reader should see it; the whole
+        frame when no tray is calibrated."""
+        if self.tray is None:
+            return image
+        import cv2
+
+        height, width = image.shape[:2]
+        matrix, size = _tray_warp(self.tray, width, height)
+        return cv2.warpPerspective(image, matrix, size, flags=cv2.INTER_AREA)
+
     def to_toml(self) -> str:
         lines = []
         if self.camera:
@@ -66,6 +78,21 @@ class CalibrationProfile:
         # The dice reader's `name` must stay a top-level key, ahead of every table.
         first, _, rest = dice_text.partition("\n")
         return first + "\n\n" + "\n".join(lines) + "\n" + rest.lstrip("\n")
+
+
+@lru_cache(maxsize=8)
+def _tray_warp(corners: tuple, width: int, height: int):
+    """The perspective matrix and output size for a tray in frames of this size (kept: the
+    hot path warps every frame)."""
+    import cv2
+    import numpy as np
+
+    from calibration import tray
+
+    points = tray.from_fractions(corners, (width, height))
+    w, h = tray.tray_size(points)
+    target = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    return cv2.getPerspectiveTransform(points, target), (w, h)
 
 
 def default_path(data_dir: str | Path) -> Path:

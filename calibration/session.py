@@ -158,15 +158,12 @@ class CalibrationSession:
     def tray_view(self, image: np.ndarray) -> np.ndarray:
         """The tray from straight above: where the frame step stored it, else where it is
         found in this frame, else the whole frame."""
-        height, width = image.shape[:2]
         if self.profile.tray is not None:
-            corners = tray.from_fractions(self.profile.tray, (width, height))
-        else:
-            try:
-                corners = tray.find_tray(image)
-            except tray.TrayNotFound:
-                return image
-        return tray.warp_tray(image, corners)
+            return self.profile.tray_view(image)
+        try:
+            return tray.warp_tray(image, tray.find_tray(image))
+        except tray.TrayNotFound:
+            return image
 
     # Dice --------------------------------------------------------------------------------
     def add_roll(self, image: np.ndarray, faces: Sequence[int]) -> bool:

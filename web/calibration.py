@@ -358,6 +358,8 @@ SCRIPT = r""""use strict";
     $("cal-number-value").value = "";
   });
   $("cal-skip").addEventListener("click", () => act("/skip"));
+  const badge = $("status");
+  if (badge) badge.hidden = true; // this page polls; it has no live stream to report on
   load();
   refreshFrame();
   setInterval(() => { if (taps === null && !document.hidden) refreshFrame(); }, 1500);

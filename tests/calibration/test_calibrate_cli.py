@@ -40,7 +40,7 @@ def test_glyphs_from_picture_files_with_a_typed_number(tmp_path, capsys):
     assert "Glyph 3 stored" in out
     assert "Glyphs still missing: 1, 2, 4" in out
     # Typed numbers stand in for reading them.
-    code = main(
+    main(
         ["calibrate", "glyphs", "--data-dir", str(data), "--images", *files[2:], "--numbers", "12"]
     )
     assert catalog.stored_numbers(data) == [3, 12]
