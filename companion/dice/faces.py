@@ -29,6 +29,7 @@ class Face:
     edge_score: float = 0.0
     box: tuple[int, int, int, int] = (0, 0, 0, 0)
     contrast: float = 0.0
+    missing_pip: bool = False  # something pip-like where the pattern has no pip
 
 
 def _union_find_groups(n: int, pairs: list[tuple[int, int]]) -> list[np.ndarray]:
@@ -166,9 +167,54 @@ def _rays(bgr, centre, face_bgr, directions, start, stop, threshold):
     return np.where(away.any(axis=1), steps[hit], np.inf)
 
 
+_GRID = {(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1)}
+
+
+def _pip_like(bgr, points, face_bgr, pip_bgr, contrast) -> np.ndarray:
+    """Which points look like a pip rather than the face."""
+    h, w = bgr.shape[:2]
+    px = np.clip(np.round(points[..., 0]).astype(int), 0, w - 1)
+    py = np.clip(np.round(points[..., 1]).astype(int), 0, h - 1)
+    colour = bgr[py, px].astype(np.float32)
+    from_face = np.linalg.norm(colour - face_bgr, axis=-1)
+    from_pip = np.linalg.norm(colour - pip_bgr, axis=-1)
+    return (from_face > 0.5 * contrast) & (from_pip < from_face)
+
+
+def _face_like(bgr, points, face_bgr, contrast) -> np.ndarray:
+    h, w = bgr.shape[:2]
+    px = np.clip(np.round(points[..., 0]).astype(int), 0, w - 1)
+    py = np.clip(np.round(points[..., 1]).astype(int), 0, h - 1)
+    return np.linalg.norm(bgr[py, px].astype(np.float32) - face_bgr, axis=-1) < 0.25 * contrast
+
+
+def check_missing(bgr, face: Face, pips: Pips) -> None:
+    """Look where the fitted pattern has no pip: a pip there means pips were missed (a 3
+    whose middle pip hid would read as a 2), so the face cannot be trusted."""
+    if face.face == 1:
+        return  # done along the edge rays, where the die's extent is known
+    idx = face.pips
+    face_bgr = np.median(pips.face_bgr[idx], axis=0)
+    pip_bgr = np.median(pips.pip_bgr[idx], axis=0)
+    used = {(round(u), round(v)) for u, v in TEMPLATES[face.face]}
+    empty = np.array(sorted(_GRID - used), float)
+    to_image = (_rot(face.angle) * face.spacing).T
+    pts = face.centre + empty @ to_image
+    face.missing_pip = bool(_pip_like(bgr, pts, face_bgr, pip_bgr, face.contrast).any())
+    if face.face == 2:
+        # Two pips of a 3 (centre and corner) also fit a smaller 2: a third pip beyond them,
+        # with face between, means a 3.
+        beyond = face.centre + np.array([[3.0, 3.0], [-3.0, -3.0]]) @ to_image
+        between = face.centre + np.array([[2.0, 2.0], [-2.0, -2.0]]) @ to_image
+        pip_there = _pip_like(bgr, beyond, face_bgr, pip_bgr, face.contrast)
+        face_between = _face_like(bgr, between, face_bgr, face.contrast)
+        face.missing_pip |= bool((pip_there & face_between).any())
+
+
 _AXES = np.array([[1, 0], [0, 1], [-1, 0], [0, -1]], float)
 _DIAG = np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], float) / math.sqrt(2)
 _EIGHT = np.vstack([_AXES, _DIAG])
+_SIXTEEN = np.array([(math.cos(a), math.sin(a)) for a in np.arange(16) * math.pi / 8])
 
 
 def measure_edges(bgr, face: Face, pips: Pips, dp: DiceParams) -> None:
@@ -181,12 +227,19 @@ def measure_edges(bgr, face: Face, pips: Pips, dp: DiceParams) -> None:
     if face.face == 1:
         r = float(pips.r[idx[0]])
         lo, hi = dp.one_pip_size
-        dirs = _EIGHT
-        dist = _rays(bgr, face.centre, face_bgr, dirs, 1.6 * r + 1, hi * r + 2, threshold)
+        dirs = _SIXTEEN
+        start = 1.6 * r + 1
+        dist = _rays(bgr, face.centre, face_bgr, dirs, start, hi * r + 2, threshold)
         good = (dist >= lo * r) & np.isfinite(dist)
         finite = dist[np.isfinite(dist)]
-        if len(finite) >= 6 and finite.max() > 2.2 * finite.min():
+        if len(finite) >= 12 and finite.max() > 2.2 * finite.min():
             good &= False
+        # A lone pip with other pips around it is a face whose other pips were missed.
+        steps = np.arange(start, hi * r + 2, 1.0)
+        pts = face.centre + steps[None, :, None] * dirs[:, None, :]
+        inside = steps[None, :] < np.where(np.isfinite(dist), dist, 0)[:, None] - 1
+        like = _pip_like(bgr, pts, face_bgr, pips.pip_bgr[idx[0]], contrast)
+        face.missing_pip = bool((like & inside).any())
     else:
         s = face.spacing
         rot = _rot(face.angle)

@@ -17,6 +17,7 @@ from companion.dice.profile import PipParams
 _ANGLES = np.linspace(0, 2 * math.pi, 12, endpoint=False)
 _RING = np.stack([np.cos(_ANGLES), np.sin(_ANGLES)], axis=1)
 _PEAK = np.ones((5, 5), np.uint8)
+_LUMA = np.array([0.114, 0.587, 0.299])
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,33 @@ def _extent(response: np.ndarray, xy: np.ndarray, peak: np.ndarray, p: PipParams
     return radius, elong, closed.all(axis=1)
 
 
+def _ring(bgr: np.ndarray, xy: np.ndarray, r: np.ndarray, p: PipParams) -> np.ndarray:
+    """Colours of a ring of samples just outside each pip: (n, 12, 3)."""
+    h, w = bgr.shape[:2]
+    radius = p.ring_scale * r + 1.5
+    pts = xy[:, None, :] + radius[:, None, None] * _RING[None, :, :]
+    px = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
+    py = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+    return bgr[py, px].astype(np.float32)
+
+
+def _colour_extent(bgr, xy, pip_bgr, face_bgr, p: PipParams):
+    """Radius and elongation of each pip: along 8 rays, where colour turns nearer the face's
+    than the pip's."""
+    h, w = bgr.shape[:2]
+    steps = np.arange(0.5, p.max_radius + 1.5, 0.5, dtype=np.float32)
+    pts = xy[:, None, None, :] + steps[None, None, :, None] * _DIRS[None, :, None, :]
+    px = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
+    py = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+    colour = bgr[py, px].astype(np.float32)  # (n, 8, steps, 3)
+    to_face = np.linalg.norm(colour - face_bgr[:, None, None, :], axis=3)
+    to_pip = np.linalg.norm(colour - pip_bgr[:, None, None, :], axis=3)
+    out = to_face < to_pip
+    reach = np.where(out.any(axis=2), steps[out.argmax(axis=2)], steps[-1] + 0.5)
+    diam = reach[:, :4] + reach[:, 4:]
+    return reach.mean(axis=1), diam.max(axis=1) / np.maximum(diam.min(axis=1), 1.0)
+
+
 def find(bgr: np.ndarray, p: PipParams) -> Pips:
     """Pips are peaks of the top-hat response; each one's size comes from where the response
     falls to half its height, so a pip inside a die that itself stands out still has its own
@@ -104,13 +132,18 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     ix = np.clip(np.round(xy[:, 0]).astype(int), 1, w - 2)
     iy = np.clip(np.round(xy[:, 1]).astype(int), 1, h - 2)
     pip_bgr = np.mean([bgr[iy + dy, ix + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)], axis=0)
-    # Face colour: median of a ring of samples just outside each pip.
-    ring = p.ring_scale * r + 1.5
-    pts = xy[:, None, :] + ring[:, None, None] * _RING[None, :, :]
-    px = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
-    py = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
-    face_bgr = np.median(bgr[py, px].astype(np.float32), axis=1)
+    # The response's half-height is only a first guess at a pip's outline (a pip near a die's
+    # corner merges with it there): measure the outline in colour, between pip and face.
+    face_bgr = _ring(bgr, xy, r, p).mean(axis=1)
+    r, elong = _colour_extent(bgr, xy, pip_bgr, face_bgr, p)
+    ring_bgr = _ring(bgr, xy, r, p)
+    face_bgr = np.median(ring_bgr, axis=1)
     contrast = np.linalg.norm(pip_bgr - face_bgr, axis=1)
+    # A pip sits inside one face: most of its ring has the face's colour. A peak on a die's
+    # rim or a pip's edge has a ring that straddles two colours.
+    spread = np.linalg.norm(ring_bgr - face_bgr[:, None, :], axis=2)
+    agree = (spread < 0.3 * contrast[:, None] + 8).mean(axis=1)
+    contrast = np.where(agree >= p.ring_agreement, contrast, 0.0)
     # Plateaus give several peaks, and a coloured pip can peak in both polarities: keep the
     # most contrasted peak within a pip's radius.
     strong = np.flatnonzero(contrast >= p.min_ring_contrast)
@@ -125,4 +158,6 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
             keep.append(strong[i])
             suppressed |= near[i]
     k = np.array(keep, dtype=int)
-    return Pips(xy[k], r[k], arr[k, 5], contrast[k], arr[k, 3], face_bgr[k], pip_bgr[k])
+    # Dark or bright by brightness, whichever channel found it (yellow on teal is bright).
+    polarity = np.where((pip_bgr[k] - face_bgr[k]) @ _LUMA > 0, 1.0, -1.0)
+    return Pips(xy[k], r[k], polarity, contrast[k], elong[k], face_bgr[k], pip_bgr[k])

@@ -32,6 +32,7 @@ class PipParams:
     max_aspect: float = 3.0
     min_ring_contrast: float = 40.0
     ring_scale: float = 1.5
+    ring_agreement: float = 0.67
 
     limits: ClassVar[dict] = {
         "kernel": _num(5, 61, "square structuring element, wider than the largest pip (px)", True),
@@ -41,6 +42,7 @@ class PipParams:
         "max_aspect": _num(1, 10, "longest/shortest width of a pip"),
         "min_ring_contrast": _num(0, 450, "pip vs the face around it, colour distance"),
         "ring_scale": _num(1.2, 4, "radius of the face sample ring, in pip radii"),
+        "ring_agreement": _num(0, 1, "share of the ring that must have the face's colour"),
     }
 
 
@@ -67,7 +69,7 @@ class FaceParams:
 class DiceParams:
     edge_tolerance: float = 0.1
     edge_min: float = 20.0
-    min_edge_score: float = 0.6
+    min_edge_score: float = 0.75
     one_pip_size: tuple[float, float] = (2.2, 8.0)
     confidence_threshold: float = 0.5
     cocked_squash: float = 0.72

@@ -91,7 +91,8 @@ def _confidence(face: facefit.Face, profile: Profile) -> float:
     fit = max(0.0, 1.0 - face.residual / profile.faces.max_residual)
     if face.face <= 2:
         fit = 0.8  # one or two pips always fit: the edge check carries the weight
-    return float(face.edge_score * (0.6 + 0.4 * fit))
+    missing = 0.3 if face.missing_pip else 1.0
+    return float(face.edge_score * (0.6 + 0.4 * fit) * missing)
 
 
 def _size(face: facefit.Face) -> float:
@@ -117,6 +118,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
         for item in _faces_of_group(idx, pips, profile):
             if isinstance(item, facefit.Face):
                 facefit.measure_edges(frame, item, pips, profile.dice)
+                facefit.check_missing(frame, item, pips)
                 candidates.append(item)
                 if item.edge_score >= profile.dice.min_edge_score:
                     found.append(item)

@@ -1,0 +1,160 @@
+"""The dice reader on rendered trays: faces, styles, touching and rotated dice, flags."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from companion.dice import synth
+from companion.dice.reader import read
+from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK
+
+
+def _die(face: int, x: float, y: float, style: str = "ivory", **kw) -> synth.DieSpec:
+    body, pips = synth.DIE_STYLES[style]
+    return synth.DieSpec(face=face, x=x, y=y, body=body, pips=pips, **kw)
+
+
+def _tray(dice, surface: str = "felt-green", **kw) -> synth.Scene:
+    colour, texture = synth.SURFACES[surface]
+    return synth.Scene(dice=tuple(dice), surface=colour, texture=texture, **kw)
+
+
+@pytest.mark.parametrize("style", sorted(synth.DIE_STYLES))
+def test_every_face_of_every_die_style_is_read(style):
+    rng = np.random.default_rng(sorted(synth.DIE_STYLES).index(style))
+    surface = "white-sheet" if style in ("black", "purple", "blue") else "felt-blue"
+    dice = [
+        _die(face, 110 + 200 * (i % 3), 130 + 220 * (i // 3), style, size=44, angle=17.0 * i)
+        for i, face in enumerate(range(1, 7))
+    ]
+    reading = read(synth.render(_tray(dice, surface), rng), expected=6)
+    assert reading.status == OK, reading.problems
+    assert reading.values == [1, 2, 3, 4, 5, 6]
+    by_position = sorted(reading.dice, key=lambda d: (d.centre[1] > 240, d.centre[0]))
+    assert [d.face for d in by_position] == [1, 2, 3, 4, 5, 6]
+
+
+def test_dice_positions_come_with_each_face():
+    rng = np.random.default_rng(5)
+    scene = _tray([_die(5, 150, 120), _die(2, 480, 360)])
+    reading = read(synth.render(scene, rng))
+    faces_at = {d.face: d.centre for d in reading.dice}
+    assert np.hypot(*np.subtract(faces_at[5], (150, 120))) < 8
+    assert np.hypot(*np.subtract(faces_at[2], (480, 360))) < 8
+    for d in reading.dice:
+        x1, y1, x2, y2 = d.box
+        assert x1 < d.centre[0] < x2 and y1 < d.centre[1] < y2
+        assert 0 < d.confidence <= 1
+
+
+@pytest.mark.parametrize("angle", [0, 15, 30, 45, 60, 75])
+def test_rotated_dice_are_read_at_any_angle(angle):
+    rng = np.random.default_rng(angle)
+    dice = [
+        _die(f, 100 + 90 * i, 240, "red", angle=angle + 7 * i, size=40)
+        for i, f in enumerate((6, 5, 4, 3, 2, 1))
+    ]
+    reading = read(synth.render(_tray(dice, "white-sheet"), rng), expected=6)
+    assert reading.values == [1, 2, 3, 4, 5, 6], reading.problems
+    assert reading.ok
+
+
+def test_touching_dice_are_read_as_separate_dice():
+    rng = np.random.default_rng(21)
+    s = 44
+    dice = [
+        _die(6, 200, 200, size=s, angle=0),
+        _die(3, 200 + s + 1, 200, size=s, angle=2),
+        _die(5, 200, 200 + s + 1, size=s, angle=-2),
+        _die(2, 420, 300, "blue", size=s, angle=30),
+        _die(4, 420 + s * 0.72 * 1.41, 300, "blue", size=s, angle=30),
+    ]
+    reading = read(synth.render(_tray(dice, "felt-green"), rng), expected=5)
+    assert reading.values == [2, 3, 4, 5, 6], reading.problems
+    assert reading.ok
+
+
+def test_random_trays_with_touching_dice():
+    rng = np.random.default_rng(99)
+    for _ in range(6):
+        faces = [int(f) for f in rng.integers(1, 7, 6)]
+        scene = synth.random_scene(faces, rng, touching=True, view_tilt=0.0)
+        reading = read(synth.render(scene, rng), expected=len(faces))
+        # Never silently wrong: either every face is right, or the reading asks for a look.
+        assert reading.values == sorted(faces) or reading.status == CHECK
+
+
+def test_oblique_view_reads_top_faces_not_side_faces():
+    rng = np.random.default_rng(8)
+    dice = [
+        _die(f, 120 + 100 * i, 240, size=46, angle=10 * i) for i, f in enumerate((1, 2, 3, 4, 5))
+    ]
+    reading = read(synth.render(_tray(dice, "wood-light", view_tilt=0.45), rng), expected=5)
+    assert reading.values == [1, 2, 3, 4, 5], reading.problems
+
+
+def test_empty_tray_gives_no_reading():
+    rng = np.random.default_rng(3)
+    for surface in synth.SURFACES:
+        reading = read(synth.render(_tray([], surface, tray_wall=24), rng))
+        assert reading.status == EMPTY
+        assert not reading.is_reading
+        assert reading.dice == ()
+
+
+def test_hand_in_view_gives_no_reading():
+    rng = np.random.default_rng(4)
+    hand = synth.HandSpec(x=320, y=330, angle=-90, width=190)
+    scene = _tray([_die(3, 120, 120), _die(4, 520, 110)], "felt-blue", hand=hand)
+    reading = read(synth.render(scene, rng), expected=2)
+    assert reading.status == HAND
+    assert not reading.is_reading
+
+
+def test_a_hand_on_a_skin_coloured_table_is_still_seen():
+    rng = np.random.default_rng(6)
+    hand = synth.HandSpec(x=300, y=320, angle=-80, width=180, skin=(80, 110, 160))
+    scene = _tray([_die(2, 100, 100)], "wood-light", hand=hand)
+    assert read(synth.render(scene, rng)).status == HAND
+    # ...and the bare wood table alone is not a hand.
+    assert read(synth.render(replace(scene, hand=None), rng)).status == OK
+
+
+def test_cocked_die_is_flagged_not_guessed():
+    rng = np.random.default_rng(12)
+    cocked = _die(4, 320, 50, size=44, tilt=38, tilt_dir=90, cocked=True)
+    flat = [_die(f, 140 + 120 * i, 300, size=44, angle=20 * i) for i, f in enumerate((2, 5, 6))]
+    reading = read(
+        synth.render(_tray([*flat, cocked], "felt-green", tray_wall=22), rng), expected=4
+    )
+    assert reading.status == CHECK
+    flagged = [d for d in reading.dice if COCKED in d.flags]
+    assert len(flagged) == 1
+    assert flagged[0].face is None
+    assert abs(flagged[0].centre[0] - 320) < 20
+    assert reading.values == [2, 5, 6]
+    assert any("cocked" in p for p in reading.problems)
+
+
+@pytest.mark.parametrize("expected", [2, 4])
+def test_count_other_than_asked_is_flagged(expected):
+    rng = np.random.default_rng(2)
+    scene = _tray([_die(1, 150, 150), _die(6, 300, 300), _die(3, 480, 180)])
+    reading = read(synth.render(scene, rng), expected=expected)
+    assert reading.status == CHECK
+    assert reading.values == [1, 3, 6]  # nothing cropped to fit the count
+    assert f"asked for {expected} dice, saw 3" in reading.problems
+    assert read(synth.render(scene, rng), expected=3).status == OK
+
+
+def test_twenty_five_dice():
+    rng = np.random.default_rng(25)
+    faces = [int(f) for f in rng.integers(1, 7, 25)]
+    scene = synth.random_scene(
+        faces, rng, size=34, view_tilt=0.0, style="white", surface="felt-green"
+    )
+    reading = read(synth.render(scene, rng), expected=25)
+    assert reading.values == sorted(faces), reading.problems
