@@ -97,8 +97,17 @@ def _discard(state: ChacState, e: Event) -> None:
 
 def _ready(state: ChacState, e: Event) -> None:
     state.turn += 1
-    if state.turn >= len(state.order):
-        _to_action_roll(state)
+    _settle_load(state)
+
+
+def _settle_load(state: ChacState) -> None:
+    """Move the load phase on past players no longer in the temple; roll when all are done."""
+    while state.turn < len(state.order):
+        adv = state.seats[state.order[state.turn]].adv
+        if adv is not None and adv.status == "alive":
+            return
+        state.turn += 1
+    _to_action_roll(state)
 
 
 def _stamina(state: ChacState, e: Event) -> None:
@@ -722,12 +731,7 @@ def _set_boulder(state: ChacState, e: Event) -> None:
 def _after_correction(state: ChacState) -> None:
     """Carry the round on past anyone a correction put out of play (or out of actions)."""
     if state.phase == "load":
-        while state.turn < len(state.order):
-            adv = state.seats[state.order[state.turn]].adv
-            if adv is not None and adv.status == "alive":
-                return
-            state.turn += 1
-        _to_action_roll(state)
+        _settle_load(state)
     elif state.phase == "actions":
         _settle_turn(state)
     elif state.phase == "replace" and not replacement_seats(state):

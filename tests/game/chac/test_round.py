@@ -373,3 +373,24 @@ def test_physical_mode_asks_escaped_players_for_their_card_values_chac_end_2():
     result = p.view()["result"]
     assert result["scores"] == {"0": 3 + p.state.hidden["caskets"]["Z1"]}
     assert result["winners"] == [0]
+
+
+def test_the_load_phase_skips_a_player_a_correction_took_out_chac_ll_1():
+    """CHAC-LL-1 with a correction: the bridge corrected to 0 planks takes Cleo out during the
+    load phase; her discard turn is skipped and the action roll follows."""
+    p = Play(seats=3)
+    p.to_actions()
+    for seat in range(3):
+        p.give(seat, 1)
+    p.place(2, "B")
+    p.finish_actions()
+    p.do("walls", None)
+    p.dice(1)
+    assert p.state.phase == "load" and p.view()["dicekeeper"] == 1
+    p.do("set_planks", None, planks=0)  # during Ben's turn to discard
+    assert p.view()["seats"][2]["adventurer"]["status"] == "eliminated"
+    assert p.state.actor() == 1
+    p.do("ready", 1)
+    assert p.state.actor() == 0, "Cleo's turn is skipped"
+    p.do("ready", 0)
+    assert p.state.phase == "roll"
