@@ -233,15 +233,27 @@ class Service:
         """`limits`: the web app's request rate limits (web.app.Limits; default: its own);
         `sim_seed` fixes the simulated tray's look and throws (default: a fresh one)."""
         self._sim_seed = time.time_ns() % 2**32 if sim_seed is None else sim_seed
-        from companion.rolls import RollWatcher, tray_watcher
-
         self.config = config
         self.real = uses_real_hardware(config, simulate)
         self.health = Health()
         self.notifier = Notifier()
         self._stop = threading.Event()
+        self._mdns: Any = None
         self.data_dir = config.resolved_data_dir()
         self.table = open_table(self.data_dir)
+        self.buttons: Any = None
+        try:
+            self._assemble(limits)
+        except BaseException:
+            if self.buttons is not None:
+                self.buttons.close()
+            self.table.close()
+            raise
+
+    def _assemble(self, limits: Any) -> None:
+        from companion.rolls import RollWatcher, tray_watcher
+
+        config = self.config
         self._display: Any = None
         self.screen = Screen(self._display_opener(), self.health)
         self.camera = self._make_camera()
@@ -266,7 +278,6 @@ class Service:
         else:
             self.health.set("camera", "off")
         self._web_thread = threading.Thread(target=self.web.serve, name="web", daemon=True)
-        self._mdns: Any = None
 
     # --- assembly ------------------------------------------------------------------------
 
@@ -507,6 +518,7 @@ def main(
     import sys
 
     from companion.config import ConfigError, load
+    from companion.dice.profile import ProfileError
     from companion.store import StoreError
 
     overrides: dict[str, Any] = {}
@@ -533,7 +545,7 @@ def main(
     except StoreError as exc:
         log.error("Cannot open the event log: %s", exc)
         return 1
-    except OSError as exc:  # e.g. the port is taken
+    except (OSError, ProfileError) as exc:  # e.g. the port is taken, a bad dice profile
         log.error("Cannot start: %s", exc)
         return 1
     return service.run()
