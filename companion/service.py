@@ -10,9 +10,10 @@ else can fight over a device. Threads:
 - web: waitress serving the pages.
 
 On a Raspberry Pi (or `hardware = "pi"`) the real drivers are used; elsewhere (or with
-`--simulate`) gpiozero's MockFactory pins, an OLED mirrored on a page and a camera that renders dice
-into a tray, so the same code runs on a laptop. SIGTERM stops cleanly: systemd is told,
-the event streams end, the camera closes, the OLED is blanked, the log is flushed.
+`--simulate`) gpiozero's MockFactory pins, an OLED mirrored on a page, and a camera that
+renders dice into a tray, so the same code runs on a laptop (controls at /sim). SIGTERM stops
+cleanly: systemd is told, the event streams end, the camera closes, the OLED is blanked, the
+log is flushed.
 """
 
 from __future__ import annotations
