@@ -13,7 +13,8 @@ with a reading. What happens to a reading:
 - Otherwise it waits as the *pending reading* (values, how many were expected, why it waits)
   until a person confirms it (the OK button, the host page; values may be corrected) or
   discards it. A refused submission also lands here with the table's reason.
-- A new roll, or the prompt going away, replaces or drops the pending reading.
+- A new reading replaces the pending one; any change at the table drops it (the roll was
+  entered by hand, undone, or the table moved on).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class Pending:
     values: tuple[int, ...]
     expected: int
     note: str  # why it waits, in words for the host
+    version: int = 0  # the table's version it was read at; any change makes it stale
 
     def to_json(self) -> dict[str, Any]:
         return {"values": list(self.values), "expected": self.expected, "note": self.note}
@@ -76,7 +78,7 @@ class RollWatcher:
         self._moving = False
         self._seen_version = table.version
         self._latest: Any = None
-        self._jpeg: tuple[int, bytes] | None = None
+        self._jpeg: tuple[Any, bytes] | None = None  # (frame, its JPEG)
         self.last_submitted: tuple[int, ...] | None = None
         self.last_submitted_version = 0  # the table's version once those dice were entered
         self._listeners: list[Callable[[], None]] = []
@@ -124,7 +126,7 @@ class RollWatcher:
             note += " Check and confirm."
         else:
             note = "Confirm the dice."
-        self._set_pending(Pending(tuple(values), prompt.dice, note))
+        self._set_pending(Pending(tuple(values), prompt.dice, note, self.table.version))
 
     def roll_prompt(self) -> Prompt | None:
         return roll_prompt(self.table)
@@ -135,8 +137,8 @@ class RollWatcher:
     def pending(self) -> Pending | None:
         with self._lock:
             pending = self._pending
-        if pending is not None and roll_prompt(self.table) is None:
-            self._set_pending(None)  # the roll was entered another way, or undone
+        if pending is not None and pending.version != self.table.version:
+            self._set_pending(None)  # the roll was entered another way, or the table moved on
             return None
         return pending
 
@@ -169,7 +171,7 @@ class RollWatcher:
         if frame is None:
             return None
         cached = self._jpeg
-        if cached is not None and cached[0] == frame.index:
+        if cached is not None and cached[0] is frame:
             return cached[1]
         import cv2
 
@@ -181,7 +183,7 @@ class RollWatcher:
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
         if not ok:
             return None
-        self._jpeg = (frame.index, data.tobytes())
+        self._jpeg = (frame, data.tobytes())
         return self._jpeg[1]
 
     # --- plumbing -----------------------------------------------------------------------

@@ -66,6 +66,20 @@ def test_a_doubtful_reading_waits_for_the_ok_button(start_service):
     assert service.rolls.pending is None
 
 
+def test_a_roll_entered_by_hand_drops_the_pending_reading(start_service):
+    running = start_service(**{"dice.auto_submit": False})
+    service = running.service
+    to_first_roll(service.table)
+    hosting = host(running.base, running.pin)
+    Phone(running.base).post("/api/sim/throw", {"values": [2, 3, 4, 5, 6]})
+    assert wait_for(lambda: hosting.get("/api/service/status")[1]["pending"])
+    status, body = hosting.post("/api/host/command", {"type": "dice", "values": [1, 1, 1, 1, 1]})
+    assert status == 200, body
+    assert hosting.get("/api/service/status")[1]["pending"] is None
+    status, body = hosting.post("/api/service/roll/confirm")
+    assert status == 409 and "no dice reading waiting" in body["error"]
+
+
 def test_dice_left_lying_in_the_tray_are_not_read_as_the_next_roll(start_service):
     running = start_service(**{"dice.auto_submit": False})
     service = running.service
