@@ -162,3 +162,26 @@ def test_a_full_disk_refuses_commands_clearly_and_keeps_the_log_whole(start_serv
     with Table.open(log) as reopened:
         assert reopened.version == final_version
         assert reopened.public_view() == final_view
+
+
+def test_a_display_that_fails_leaves_the_table_running(start_service, monkeypatch, caplog):
+    from hardware.display import DisplayError, FrameSink
+
+    def broken(self, image):
+        raise DisplayError("Writing to the display failed ([Errno 121] Remote I/O error)")
+
+    monkeypatch.setattr("companion.service.DISPLAY_RETRY_S", 0.2)
+    running = start_service()
+    service = running.service
+    hosting = host(running.base, running.pin)
+    assert wait_for(lambda: service.health.display == "ok")
+    monkeypatch.setattr(FrameSink, "show", broken)
+    to_first_roll(service.table)  # table changes make the OLED redraw, which now fails
+    assert wait_for(
+        lambda: "Remote I/O error" in hosting.get("/api/service/status")[1]["health"]["display"]
+    )
+    status, body = hosting.post("/api/host/command", {"type": "dice", "values": [1, 2, 3, 4, 5]})
+    assert status == 200, body
+    assert "Running on without it" in caplog.text
+    monkeypatch.undo()  # the display answers again and is used
+    assert wait_for(lambda: service.health.display == "ok")
