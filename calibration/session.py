@@ -246,6 +246,16 @@ class CalibrationSession:
             return self._fail("Clue tile numbers are 1-14.")
         return self._store(number)
 
+    def turn_picture(self) -> bool:
+        """Turn the picture waiting for its number a quarter turn clockwise (a tile that was
+        laid sideways)."""
+        self.problem = None
+        if self.pending is None:
+            return self._fail("There is no tile picture to turn.")
+        self.pending = np.ascontiguousarray(np.rot90(self.pending, k=-1))
+        self.note = "Picture turned."
+        return True
+
     def skip_tile(self) -> None:
         """Forget the current tile's picture; the next frame is a picture side again."""
         self.side, self.pending, self.number_unread = "glyph", None, False

@@ -8,6 +8,7 @@ The page is GET /host/calibration; its script talks to these host-only JSON endp
 - POST /api/host/calibration/corners    {"points": [[x, y] x4]} tapped on the frame, in pixels
 - POST /api/host/calibration/roll       {"faces": [3, 5, 1] or "351"} with the latest frame
 - POST /api/host/calibration/number     {"number": 7}: the tile's number, typed
+- POST /api/host/calibration/turn       turn the waiting tile picture a quarter turn
 - POST /api/host/calibration/skip       forget the current tile
 - GET  /api/host/calibration/frame.jpg  the latest frame with the tray outlined
 - GET  /api/host/calibration/tile.png   the tile being calibrated (only while it waits for its
@@ -91,7 +92,9 @@ NO_CAMERA = "No camera picture yet: check the camera, then try again."
 
 @bp.get("/host/calibration")
 def page():
-    return render_template_string(PAGE)
+    from web.pages import page_headers
+
+    return page_headers(Response(render_template_string(PAGE), mimetype="text/html"))
 
 
 @bp.get("/host/calibration.js")
@@ -189,6 +192,15 @@ def number():
     return _reply(ok)
 
 
+@bp.post(API + "/turn")
+def turn():
+    require_host()
+    desk = _desk()
+    with desk.lock:
+        ok = desk.session.turn_picture()
+    return _reply(ok)
+
+
 @bp.post(API + "/skip")
 def skip():
     require_host()
@@ -268,6 +280,7 @@ PAGE = """{% extends "base.html" %}
       <input id="cal-number-value" inputmode="numeric" aria-label="The tile's number"
              placeholder="Number on the back (1-14)">
       <button type="submit">Store under this number</button>
+      <button id="cal-turn" type="button" class="secondary">Turn the picture</button>
       <button id="cal-skip" type="button" class="secondary">Skip this tile</button>
     </form>
   </div>
@@ -357,6 +370,7 @@ SCRIPT = r""""use strict";
     act("/number", { number: $("cal-number-value").value });
     $("cal-number-value").value = "";
   });
+  $("cal-turn").addEventListener("click", () => act("/turn"));
   $("cal-skip").addEventListener("click", () => act("/skip"));
   const badge = $("status");
   if (badge) badge.hidden = true; // this page polls; it has no live stream to report on

@@ -94,6 +94,11 @@ def test_a_typed_number_and_bad_input(host, camera, data_dir):
     host.post(API + "/start", json={"step": "glyphs"})
     camera.lay_tile(11, "glyph")
     assert host.post(API + "/capture", json={}).json["ok"]
+    upright = host.get(API + "/tile.png").data
+    assert host.post(API + "/turn", json={}).json["ok"]
+    turned = cv2.imdecode(np.frombuffer(host.get(API + "/tile.png").data, np.uint8), 1)
+    before = cv2.imdecode(np.frombuffer(upright, np.uint8), 1)
+    assert np.array_equal(turned, np.rot90(before, k=-1))
     assert host.post(API + "/number", json={"number": "eleven"}).status_code == 400
     reply = host.post(API + "/number", json={"number": 20}).json
     assert not reply["ok"] and "1-14" in reply["problem"]
