@@ -54,6 +54,12 @@ class Guide:
     progress: str
     problem: str | None
 
+    def screen(self):
+        """The OLED screen for this moment (companion.screens' notice layout)."""
+        from companion.screens.common import notice
+
+        return notice(self.oled[0], *self.oled[1:])
+
 
 class CalibrationSession:
     """The calibration in progress, with the profile and catalog it writes in `data_dir`."""
@@ -294,14 +300,14 @@ class CalibrationSession:
 
     def guide(self) -> Guide:
         n = STEPS.index(self.step) + 1
-        head = f"CALIBRATE {n}/3"
+        head = f"{self.step.upper()} {n}/3"
         if self.step == "frame":
             text = (
                 "Empty the tray and make sure all of it is in view, lit as it will be during "
                 "play. Then capture: the companion finds the tray and locks the exposure. "
                 "If it cannot find the tray, tap its four corners on the picture."
             )
-            oled = (head + " FRAME", "Empty the tray,", "light it as in play,", "then capture.")
+            oled = (head, "Empty the tray,", "light it as in play,", "then capture.")
             progress = "Tray stored" if self.profile.tray else "Tray not found yet"
         elif self.step == "dice":
             k = len(self.rolls) + 1
@@ -309,7 +315,7 @@ class CalibrationSession:
                 f"Roll {k} of {DICE_ROLLS}: roll all your dice into the tray, wait until they "
                 "lie still, then type the faces you see (any order) and capture."
             )
-            oled = (head + " DICE", f"Roll {k} of {DICE_ROLLS}:", "roll, then type", "the faces.")
+            oled = (head, f"Roll {k} of {DICE_ROLLS}:", "roll, then type", "the faces.")
             progress = f"{len(self.rolls)} of {DICE_ROLLS} rolls"
         else:
             stored = len(catalog.GLYPH_NUMBERS) - len(self.missing_glyphs())
@@ -319,24 +325,26 @@ class CalibrationSession:
                     "All 14 glyph pictures are stored: calibration is complete. Show a tile "
                     "again to replace its picture."
                 )
-                oled = (head + " GLYPHS", "14/14 stored.", "Calibration", "complete.")
+                oled = (head, "14/14 stored.", "Calibration", "complete.")
             elif self.side == "glyph":
                 text = (
                     "Lay a clue tile you have not shown yet in the middle of the tray, "
                     "picture side up and upright, nothing else in the tray. Then capture."
                 )
-                oled = (head + " GLYPHS", f"{stored}/14 stored.", "Tile picture up,", "capture.")
+                oled = (head, f"{stored}/14 stored.", "Tile picture up,", "capture.")
             elif self.number_unread:
                 text = "The number could not be read: type the number on the tile's back."
-                oled = (head + " GLYPHS", "Number not read:", "type it on the", "host page.")
+                oled = (head, "Number not read:", "type it on the", "host page.")
             else:
                 text = (
                     "Turn the same tile over where it lies, number side up, and capture. "
                     "Or type the number."
                 )
-                oled = (head + " GLYPHS", "Turn the tile:", "number side up,", "capture.")
+                oled = (head, "Turn the tile:", "number side up,", "capture.")
         if self.problem:
-            oled = (oled[0], *_wrap(self.problem, 3))
+            # The OLED says what is wrong in short; the host page says what to do about it.
+            headline = self.problem.split(":")[0].split(". ")[0]
+            oled = (oled[0], *_wrap(headline, 2), "See the host page.")
         return Guide(
             step=self.step,
             title=f"Step {n} of 3: {TITLES[self.step]}",

@@ -189,3 +189,7 @@ def test_the_oled_lines_fit_the_screen_at_every_step(tmp_path, camera):
         assert 1 <= len(guide.oled) <= 4
         assert all(len(line) <= OLED_WIDTH for line in guide.oled)
         assert guide.text and guide.title
+        screen = guide.screen()
+        assert screen.image.size == (128, 64)
+        assert screen.find(guide.oled[0], whole=True), guide.oled[0]  # the title fits its bar
+    assert "Too dark" in guides[1].screen().text
