@@ -370,6 +370,10 @@ class Service:
             problems=self.problems,
         )
 
+    def _status_line(self) -> str:
+        """For `systemctl status`: the port and any hardware fault."""
+        return "; ".join([f"Serving on port {self.web.port}", *self.problems()])
+
     def problems(self) -> list[str]:
         """Hardware faults in a few words each, for the OLED (the host page has them in full)."""
         return [
@@ -427,6 +431,8 @@ class Service:
                 return 1
             changed = self._guarded(self.panel.tick)
             if changed or self.health.changed.is_set() or first:
+                if self.health.changed.is_set():
+                    self.notifier.status(self._status_line())
                 first = False
                 self.health.changed.clear()
                 screen = self._guarded(self.panel.screen)
