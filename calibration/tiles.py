@@ -6,7 +6,7 @@ the largest brown square. Its straightened face is a square image, turned by the
 that makes its edges level, so a tile laid upright stays upright.
 
 Mayan numbers (CHAC-GLYPH-1): dots count 1, bars count 5, at most 4 dots and 2 bars for 1-14.
-They are dark blobs on the brown face, read with the same blob measures as a die's pips.
+They are blobs of paint on the face, darker or lighter than it, told apart by their shape.
 
     tile = find_tile(tray_image, empty_tray)
     number = read_number(tile.face)      # raises NumberNotRead with a reason a person can act on
@@ -27,7 +27,7 @@ MIN_TILE_AREA = 0.002  # of the image
 MAX_TILE_AREA = 0.5
 MAX_ASPECT = 1.5  # a square seen a little obliquely
 MIN_SOLIDITY = 0.85
-MIN_PAINT_CONTRAST = 0.3  # paint at least this much darker than the card, relatively
+MIN_PAINT_CONTRAST = 0.3  # paint and card differ by this share of the brighter one
 
 
 class TileNotFound(Exception):
@@ -151,7 +151,7 @@ def _order_corners(points: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Marks:
-    """The dark marks on a tile face, sorted into Mayan dots and bars."""
+    """The painted marks on a tile face, sorted into Mayan dots and bars."""
 
     dots: int
     bars: int
@@ -165,13 +165,16 @@ def find_marks(face: np.ndarray) -> Marks:
     inner = cv2.cvtColor(face[trim:-trim, trim:-trim], cv2.COLOR_BGR2GRAY)
     inner = cv2.GaussianBlur(inner, (5, 5), 0)
     _, ink = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY_INV | cv2.THRESH_OTSU)
-    dark, light = inner[ink > 0], inner[ink == 0]
-    # Plain card stock: Otsu splits grain, not paint. Paint is far darker than the card at
-    # any exposure.
-    if dark.size == 0 or light.size == 0:
+    # The paint covers less of the face than the card does: dark numbers on a light tile, or
+    # light numbers on a dark one.
+    if np.count_nonzero(ink) > ink.size / 2:
+        ink = cv2.bitwise_not(ink)
+    paint_px, card_px = inner[ink > 0], inner[ink == 0]
+    if paint_px.size == 0 or card_px.size == 0:
         return Marks(0, 0, 0)
-    card, paint = float(light.mean()), float(dark.mean())
-    if card - paint < max(12.0, MIN_PAINT_CONTRAST * card):
+    # Plain card stock: Otsu splits grain, not paint, which stands out at any exposure.
+    card, paint = float(card_px.mean()), float(paint_px.mean())
+    if abs(card - paint) < max(12.0, MIN_PAINT_CONTRAST * max(card, paint)):
         return Marks(0, 0, 0)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     if count <= 1:

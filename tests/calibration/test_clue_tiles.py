@@ -91,3 +91,13 @@ def test_a_blank_face_has_no_number():
     face[:] = (38, 78, 128)
     with pytest.raises(NumberNotRead, match="No dots or bars"):
         read_number(face)
+
+
+@pytest.mark.parametrize("number", [4, 8, 14])
+def test_light_numbers_on_a_dark_tile_are_read_too(number):
+    face = render_face(number, "number")
+    card = face.mean(axis=2) > 55  # everything but the paint
+    face[card] = (30, 45, 70)
+    face[~card] = (200, 215, 225)
+    frame = place_tile(empty_tray("grey"), face, tile_quad(TRAY, (0.5, 0.5), 0.22, 20))
+    assert read_number(find_tile(frame, empty_tray("grey")).face) == number
