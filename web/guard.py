@@ -21,13 +21,16 @@ def install(app: Flask) -> None:
 
 
 def client_key() -> str:
-    """Whom to rate limit: the cookie a phone carries, else its address."""
-    return (
-        request.cookies.get(SEAT_COOKIE)
-        or request.cookies.get(HOST_COOKIE)
-        or request.remote_addr
-        or "unknown"
-    )
+    """Whom to rate limit: the valid cookie a phone carries, else its address (a made-up
+    cookie does not buy a fresh bucket)."""
+    access = state().access
+    seat_token = request.cookies.get(SEAT_COOKIE)
+    if seat_token and access.seat_for(seat_token) is not None:
+        return seat_token
+    host_session = request.cookies.get(HOST_COOKIE)
+    if host_session and access.is_host(host_session):
+        return host_session
+    return request.remote_addr or "unknown"
 
 
 def _check_request():

@@ -139,6 +139,16 @@ def test_requests_per_client_are_rate_limited(app, host):
     assert seat_client(app, 1).get("/api/seat").status_code == 200
 
 
+def test_made_up_cookies_do_not_escape_the_rate_limit(app, host):
+    start_game(host)
+    codes = []
+    for i in range(30):
+        client = app.test_client()
+        client.set_cookie("chac_seat", f"made-up-{i}")
+        codes.append(client.post("/api/seat/command", json={"type": "pass"}).status_code)
+    assert codes[0] == 403 and 429 in codes
+
+
 def test_undo_reverts_the_last_command(app, host, table):
     start_game(host)
     to_first_roll(app)

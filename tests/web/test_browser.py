@@ -100,6 +100,7 @@ def test_a_three_player_game_in_chromium(live_server, browser, data_dir):
     joins = [host.get_attribute(f"a[data-join='{i}']", "href") for i in range(3)]
     assert all(urlsplit(j).path.startswith("/join/") for j in joins)
     assert host.locator("#seats img.qr").count() == 3
+    wait_until(host, "[...document.querySelectorAll('#seats img.qr')].every(i => i.naturalWidth)")
     assert decode_qr(host.locator("#seats img.qr").nth(1).screenshot()) == joins[1]
     shot(host, "host-setup", full_page=True)
 

@@ -139,8 +139,13 @@
     $("correct-hint").textContent = "Use this when the board and the companion disagree; Undo reverts the last command.";
   }
 
+  let shownJoins = "";
+
   function seats(payload) {
     const joins = payload.joins || [];
+    const key = JSON.stringify(joins);
+    if (key === shownJoins) return; // keep the QR images: redrawing them would flicker
+    shownJoins = key;
     $("seats").replaceChildren(...joins.map((j) => el("figure", { "data-seat": j.seat },
       el("img", { class: "qr", src: `/api/host/qr/${j.seat}.svg?v=${encodeURIComponent(j.url.slice(-6))}`, alt: `QR code for ${j.name}` }),
       el("figcaption", {}, el("div", { style: "font-size:1rem" }, j.name), el("a", { href: j.url, "data-join": j.seat }, j.url)))));
