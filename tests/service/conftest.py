@@ -3,35 +3,16 @@ a free loopback port, stopped the way SIGTERM stops it."""
 
 from __future__ import annotations
 
-import socket
 import threading
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from servicekit import free_port
 
 from companion import config
 from companion.service import Service
 from web.app import Limits
-
-SEATS = ["Ana", "Ben", "Caro", "Dan", "Eve", "Fay"]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for(condition: Callable[[], Any], timeout: float = 15.0, step: float = 0.05) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(step)
-    return None
 
 
 class Running:
@@ -79,11 +60,3 @@ def start_service(tmp_path) -> Iterator[Callable[..., Running]]:
         running.service.stop()
         running.thread.join(15)
         assert not running.thread.is_alive(), "the service did not stop"
-
-
-def to_first_roll(table) -> None:
-    """A new six-seat game, taken to its first "roll 5 dice" prompt with legal commands."""
-    assert table.new_game("chac", {}, SEATS, seed=1).ok
-    while not any(p.kind == "roll" for p in table.prompts()):
-        command = next(c for seat in [None, *range(len(SEATS))] for c in table.legal(seat))
-        assert table.submit(command).ok

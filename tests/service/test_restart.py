@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import SEATS, free_port, wait_for
+from servicekit import SEATS, free_port, wait_for
 from tablehttp import HttpTable, Phone
 
 from companion.store import Store

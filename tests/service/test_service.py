@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import sqlite3
 
-from conftest import to_first_roll, wait_for
+from servicekit import to_first_roll, wait_for
 from tablehttp import Phone, host
 
 from companion.table import Table
