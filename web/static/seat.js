@@ -203,20 +203,21 @@
       box.hidden = false;
       return;
     }
-    let left = answer.seconds;
-    const count = el("div", { class: "count", id: "glyph-count" }, String(left));
+    // Wall-clock deadline, so a busy phone still hides the picture after 5 s, not later.
+    const end = Date.now() + answer.seconds * 1000;
+    const count = el("div", { class: "count", id: "glyph-count" }, String(answer.seconds));
     box.replaceChildren(el("p", {}, `The glyph of zone ${decipher.zone}'s trap`),
       el("img", { src: answer.picture, alt: "The trap's glyph", id: "glyph-img" }), count);
     box.hidden = false;
     const timer = setInterval(() => {
-      left -= 1;
-      count.textContent = String(left);
+      const left = Math.ceil((end - Date.now()) / 1000);
+      count.textContent = String(Math.max(left, 0));
       if (left <= 0) {
         clearInterval(timer);
         box.replaceChildren(); // the picture is gone from the page, not just hidden
         box.hidden = true;
       }
-    }, 1000);
+    }, 200);
   }
 
   Chac.live("/api/seat/stream", render, Chac.setStatus);
