@@ -185,3 +185,34 @@ def test_a_display_that_fails_leaves_the_table_running(start_service, monkeypatc
     assert "Running on without it" in caplog.text
     monkeypatch.undo()  # the display answers again and is used
     assert wait_for(lambda: service.health.display == "ok")
+
+
+def test_the_simulated_tables_controls_answer_only_on_this_machine(start_service):
+    running = start_service()
+    client = running.service.web.app.test_client()
+    far = {"REMOTE_ADDR": "192.168.1.20"}
+    assert client.get("/sim", environ_base=far).status_code == 403
+    assert client.get("/api/sim/oled.png", environ_base=far).status_code == 403
+    status = client.post("/api/sim/button", json={"button": "OK"}, environ_base=far).status_code
+    assert status == 403
+    near = {"REMOTE_ADDR": "127.0.0.1"}
+    assert client.get("/sim", environ_base=near).status_code == 200
+    png = wait_for(lambda: client.get("/api/sim/oled.png", environ_base=near).data)
+    assert png.startswith(b"\x89PNG")  # the OLED's picture, once the first frame is drawn
+    # The hardware status and the dice reading are the host's, from anywhere.
+    assert client.get("/api/service/status", environ_base=near).status_code == 403
+    hosting = host(running.base, running.pin)
+    assert hosting.get("/api/service/status")[1]["health"]["buttons"] == "ok"
+
+
+def test_the_simulated_panel_and_tray_refuse_nonsense(start_service):
+    running = start_service()
+    sim = Phone(running.base)
+    status, body = sim.post("/api/sim/button", {"button": "SELECT"})
+    assert status == 400 and "no button 'SELECT'" in body["error"]
+    status, body = sim.post("/api/sim/throw", {"values": [7, 1]})
+    assert status == 400 and "1 to 6" in body["error"]
+    status, body = sim.post("/api/sim/throw", {"count": 40})
+    assert status == 400 and "between 1 and 12" in body["error"]
+    status, body = sim.post("/api/sim/camera", {"plugged": "no"})
+    assert status == 400
