@@ -161,6 +161,24 @@ def test_undo_reverts_the_last_command(app, host, table):
     assert table.public_view()["last_dice"] is None
 
 
+def test_host_corrects_positions_and_seats_cannot(app, host, table):
+    start_game(host)
+    to_first_roll(app)
+    assert (
+        host.post("/api/host/command", json={"type": "dice", "values": [6] * 5}).status_code == 200
+    )
+    fix = {"type": "set_space", "player": 1, "to": "C3"}
+    assert seat_client(app, 1).post("/api/seat/command", json=fix).status_code == 409
+    assert host.post("/api/host/command", json=fix).status_code == 200
+    assert table.public_view()["seats"][1]["adventurer"]["space"] == "C3"
+    boulder = {"type": "set_boulder", "to": "C2"}
+    assert host.post("/api/host/command", json=boulder).status_code == 200
+    assert table.public_view()["boulder"]["space"] == "C2"
+    nowhere = host.post("/api/host/command", json={"type": "set_space", "player": 1, "to": "X9"})
+    assert nowhere.status_code == 409 and "X9" in nowhere.json["error"]
+    assert table.public_view()["seats"][1]["adventurer"]["space"] == "C3"
+
+
 def test_seat_page_lists_only_its_own_legal_commands(app, host):
     start_game(host)
     for seat in range(3):
