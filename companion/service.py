@@ -78,6 +78,7 @@ class CameraWorker:
         self.period = 1.0 / fps
         self.retry_after = retry_after
         self.heartbeat = time.monotonic()
+        self._reader_failing = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
 
@@ -108,8 +109,11 @@ class CameraWorker:
             self.health.set("camera", "ok")
             try:
                 self.on_frame(frame)
+                self._reader_failing = False
             except Exception:
-                log.exception("Reading the dice failed on frame %s", frame.index)
+                if not self._reader_failing:  # once per run of failures, not every frame
+                    log.exception("Reading the dice failed on frame %s", frame.index)
+                self._reader_failing = True
             self._stop.wait(max(0.0, self.period - (time.monotonic() - self.heartbeat)))
 
     def _failed(self, message: str) -> None:

@@ -64,6 +64,7 @@ def test_a_frame_handler_that_raises_does_not_stop_the_camera(caplog):
     finally:
         worker.stop()
     assert "reader bug" in caplog.text
+    assert caplog.text.count("Reading the dice failed") == 1  # logged once, not every frame
 
 
 def test_no_display_leaves_the_service_running_and_says_so(caplog):
