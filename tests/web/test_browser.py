@@ -50,6 +50,17 @@ def wait_until(page, expression: str, timeout: float = 5.0) -> None:
         page.wait_for_timeout(25)
 
 
+def set_hidden(page, hidden: bool) -> None:
+    """What a phone's browser reports when its screen goes off (or on)."""
+    page.evaluate(
+        """hidden => {
+            Object.defineProperty(document, "hidden", {value: hidden, configurable: true});
+            document.dispatchEvent(new Event("visibilitychange"));
+        }""",
+        hidden,
+    )
+
+
 def decode_qr(png: bytes) -> str:
     """What a phone's camera reads from a QR code on screen."""
     import cv2
@@ -196,6 +207,16 @@ def test_pages_rejoin_and_catch_up_after_losing_their_stream(live_server, browse
         wait_until(page, f"document.body.dataset.version === '{table.version}'", timeout=10)
         page.wait_for_selector("#status[data-state=live]")
     assert "Ben sends" in table_page.text_content("#log")
+
+    # The screen goes off for a while, then on: the page opens a fresh stream at once.
+    streams: list[str] = []
+    table_page.on("request", lambda r: "/api/table/stream" in r.url and streams.append(r.url))
+    set_hidden(table_page, True)
+    table_page.wait_for_timeout(3300)
+    set_hidden(table_page, False)
+    wait_until(table_page, "document.getElementById('status').dataset.state === 'live'")
+    table_page.wait_for_timeout(300)
+    assert len(streams) == 1
 
     # New links for every seat: the open seat page is cut off and cannot rejoin.
     assert host.post("/api/host/reissue").status_code == 200

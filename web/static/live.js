@@ -3,6 +3,7 @@
 // phone slept), JSON POSTs with readable errors, and a tiny element builder.
 const Chac = (() => {
   const QUIET_MS = 40000; // the server sends a ping every 15 s; silence this long = dead stream
+  const SLEPT_MS = 3000; // hidden longer than this (screen off): start a fresh stream
 
   function live(url, onView, onStatus) {
     let source = null;
@@ -35,15 +36,23 @@ const Chac = (() => {
       delay = Math.min(delay * 2, 15000);
     }
 
+    let hiddenAt = 0;
+
     function wake() {
       // Back from sleep or a network change: reconnect at once; the first event catches up.
+      // A stream that looks open after a sleep may be dead, so a long absence reconnects too.
       delay = 1000;
-      if (!source || source.readyState === EventSource.CLOSED || Date.now() - heard > QUIET_MS) {
+      const away = hiddenAt && Date.now() - hiddenAt > SLEPT_MS;
+      hiddenAt = 0;
+      if (away || !source || source.readyState === EventSource.CLOSED || Date.now() - heard > QUIET_MS) {
         connect();
       }
     }
 
-    document.addEventListener("visibilitychange", () => { if (!document.hidden) wake(); });
+    document.addEventListener("visibilitychange", () => {
+      if (document.hidden) hiddenAt = Date.now();
+      else wake();
+    });
     window.addEventListener("online", wake);
     window.addEventListener("pageshow", wake);
     setInterval(() => { if (source && Date.now() - heard > QUIET_MS) retry(); }, 5000);
