@@ -228,7 +228,7 @@ def measure_edges(bgr, face: Face, pips: Pips, dp: DiceParams) -> None:
         r = float(pips.r[idx[0]])
         lo, hi = dp.one_pip_size
         dirs = _SIXTEEN
-        start = 1.6 * r + 1
+        start = 2.0 * r + 2
         dist = _rays(bgr, face.centre, face_bgr, dirs, start, hi * r + 2, threshold)
         good = (dist >= lo * r) & np.isfinite(dist)
         finite = dist[np.isfinite(dist)]

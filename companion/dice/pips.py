@@ -81,21 +81,31 @@ def _ring(bgr: np.ndarray, xy: np.ndarray, r: np.ndarray, p: PipParams) -> np.nd
     return bgr[py, px].astype(np.float32)
 
 
-def _colour_extent(bgr, xy, pip_bgr, face_bgr, p: PipParams):
+def _sample(bgr: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Bilinear colour samples at sub-pixel points of any shape (..., 2) -> (..., 3)."""
+    grid = pts.reshape(pts.shape[0], -1, 2).astype(np.float32)  # remap wants < 32767 rows
+    got = cv2.remap(
+        bgr, grid[..., 0], grid[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return got.reshape(*pts.shape[:-1], 3).astype(np.float32)
+
+
+def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     """Radius and elongation of each pip: along 8 rays, where colour turns nearer the face's
-    than the pip's."""
-    h, w = bgr.shape[:2]
+    than the pip's (ignoring a glint near the centre); elongation from the outline's spread."""
     steps = np.arange(0.5, p.max_radius + 1.5, 0.5, dtype=np.float32)
     pts = xy[:, None, None, :] + steps[None, None, :, None] * _DIRS[None, :, None, :]
-    px = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
-    py = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
-    colour = bgr[py, px].astype(np.float32)  # (n, 8, steps, 3)
+    colour = _sample(bgr, pts)  # (n, 8, steps, 3)
     to_face = np.linalg.norm(colour - face_bgr[:, None, None, :], axis=3)
     to_pip = np.linalg.norm(colour - pip_bgr[:, None, None, :], axis=3)
-    out = to_face < to_pip
-    reach = np.where(out.any(axis=2), steps[out.argmax(axis=2)], steps[-1] + 0.5)
-    diam = reach[:, :4] + reach[:, 4:]
-    return reach.mean(axis=1), diam.max(axis=1) / np.maximum(diam.min(axis=1), 1.0)
+    out = (to_face < to_pip) & (steps[None, None, :] > 0.5 * r0[:, None, None])
+    reach = np.where(out.any(axis=2), steps[out.argmax(axis=2)] - 0.25, steps[-1] + 0.5)
+    edge = reach[..., None] * _DIRS[None, :, :]  # outline points around the centre
+    edge = edge - edge.mean(axis=1, keepdims=True)
+    cov = np.einsum("nki,nkj->nij", edge, edge) / 8
+    eig = np.linalg.eigvalsh(cov)
+    elong = np.sqrt(eig[:, 1] / np.maximum(eig[:, 0], 1e-3))
+    return reach.mean(axis=1), elong
 
 
 def find(bgr: np.ndarray, p: PipParams) -> Pips:
@@ -131,11 +141,16 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     xy, r = arr[:, :2], arr[:, 2]
     ix = np.clip(np.round(xy[:, 0]).astype(int), 1, w - 2)
     iy = np.clip(np.round(xy[:, 1]).astype(int), 1, h - 2)
-    pip_bgr = np.mean([bgr[iy + dy, ix + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)], axis=0)
+    # Pip colour: the 3x3 neighbour farthest from the face's brightness, so a glint on a
+    # dark pip does not count as the pip.
+    around = np.stack([bgr[iy + dy, ix + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)], 1)
+    luma = around.astype(np.float32) @ _LUMA
+    pick = np.where(arr[:, 5] < 0, luma.argmin(axis=1), luma.argmax(axis=1))
+    pip_bgr = around[np.arange(len(arr)), pick].astype(np.float32)
     # The response's half-height is only a first guess at a pip's outline (a pip near a die's
     # corner merges with it there): measure the outline in colour, between pip and face.
     face_bgr = _ring(bgr, xy, r, p).mean(axis=1)
-    r, elong = _colour_extent(bgr, xy, pip_bgr, face_bgr, p)
+    r, elong = _colour_extent(bgr, xy, r, pip_bgr, face_bgr, p)
     ring_bgr = _ring(bgr, xy, r, p)
     face_bgr = np.median(ring_bgr, axis=1)
     contrast = np.linalg.norm(pip_bgr - face_bgr, axis=1)

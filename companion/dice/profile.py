@@ -54,6 +54,7 @@ class FaceParams:
     path_tolerance: float = 0.35
     max_residual: float = 0.34
     max_pip_elongation: float = 1.55
+    side_squash: float = 0.5
 
     limits: ClassVar[dict] = {
         "link_distance": _num(2, 30, "farthest two pips of one face, in pip radii"),
@@ -62,16 +63,19 @@ class FaceParams:
         "path_tolerance": _num(0.05, 1, "share of the pip contrast a path between pips may dip"),
         "max_residual": _num(0.05, 1, "pattern fit error, in pip spacings"),
         "max_pip_elongation": _num(1, 5, "pips longer than this are on a side face"),
+        "side_squash": _num(0, 1, "a pattern squashed below this is a side face"),
     }
 
 
 @dataclass(frozen=True)
 class DiceParams:
-    edge_tolerance: float = 0.1
-    edge_min: float = 20.0
+    edge_tolerance: float = 0.06
+    edge_min: float = 14.0
     min_edge_score: float = 0.75
     one_pip_size: tuple[float, float] = (2.2, 8.0)
+    one_pip_min_radius: float = 2.5
     confidence_threshold: float = 0.5
+    min_confidence: float = 0.15
     cocked_squash: float = 0.72
     max_dice: int = 25
     overlap: float = 0.85
@@ -81,7 +85,9 @@ class DiceParams:
         "edge_min": _num(1, 255, "smallest colour step that marks the die's edge"),
         "min_edge_score": _num(0, 1, "share of rays that must find the die's edge in place"),
         "one_pip_size": _num(1, 20, "a lone pip's die edge lies this far out, in pip radii"),
+        "one_pip_min_radius": _num(0.5, 20, "smallest radius of a lone pip (px)"),
         "confidence_threshold": _num(0, 1, "dice below this confidence are flagged uncertain"),
+        "min_confidence": _num(0, 1, "faces below this confidence are not taken for dice"),
         "cocked_squash": _num(0.3, 1, "top face squashed below this ratio: a cocked die"),
         "max_dice": _num(1, 100, "more dice than this is not a roll", True),
         "overlap": _num(0.1, 2, "faces closer than this (in die edges) are one die's faces"),

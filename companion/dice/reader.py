@@ -50,6 +50,8 @@ def _face_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.F
     n = len(idx)
     if n == 1:
         r = float(pips.r[idx[0]])
+        if r < profile.dice.one_pip_min_radius:
+            return None  # a lone speck; a die's single pip is its biggest
         return facefit.Face(
             face=1,
             pips=idx,
@@ -63,8 +65,8 @@ def _face_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.F
     if result is None:
         return None
     residual, spacing, angle, squash, centre = result
-    if residual > profile.faces.max_residual:
-        return None
+    if residual > profile.faces.max_residual or squash < profile.faces.side_squash:
+        return None  # no pattern, or a side face seen edge-on
     if n <= 3:
         squash = 1.0 / float(np.median(pips.elongation[idx]))
     return facefit.Face(n, idx, centre, spacing, angle, residual, squash)
@@ -139,6 +141,8 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     dice: list[Die] = []
     for f in kept:
         conf = _confidence(f, profile)
+        if conf < profile.dice.min_confidence:
+            continue  # more likely not a die at all; a missed die shows in the count
         x1, y1, x2, y2 = f.box
         centre = (float(f.centre[0]), float(f.centre[1]))
         if f.squash < profile.dice.cocked_squash * min(1.0, reference):

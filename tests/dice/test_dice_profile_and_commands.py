@@ -1,0 +1,144 @@
+"""Dice profiles (load, check, save) and the `dice read`, `dice bench`, `calibrate dice`
+commands, on rendered trays written to a temporary folder."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration import cli as calibration_cli
+from companion.dice import cli as dice_cli
+from companion.dice import synth
+from companion.dice.profile import DEFAULT_PATH, Profile, ProfileError, load, save
+
+
+def _run(*argv: str) -> int:
+    parser = argparse.ArgumentParser(prog="companion")
+    sub = parser.add_subparsers()
+    dice_cli.register(sub)
+    calibration_cli.register(sub)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+def test_shipped_default_profile_is_the_built_in_default():
+    assert load(DEFAULT_PATH) == Profile()
+    assert load() == Profile()
+
+
+def test_profile_round_trips_through_toml(tmp_path):
+    path = tmp_path / "p.toml"
+    tuned = Profile(name="tuned")
+    save(tuned, path)
+    assert load(path) == tuned
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[pips]\nthreshold = 'high'\n", "pips.threshold: expected a number"),
+        ("[pips]\nkernel = 21.5\n", "pips.kernel: expected a whole number"),
+        ("[pips]\nthreshold = 900\n", "pips.threshold: 900 is outside"),
+        ("[pips]\nthreshhold = 20\n", "unknown key pips.threshhold"),
+        ("[lighting]\nx = 1\n", "unknown section [lighting]"),
+        ("[pips\n", "not valid TOML"),
+        ("[pips]\nmin_radius = 9\nmax_radius = 4\n", "min_radius must be below"),
+    ],
+)
+def test_bad_profile_is_refused_with_the_key_and_the_reason(tmp_path, text, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(ProfileError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        load(path)
+
+
+def test_missing_profile_file_is_a_clear_error(tmp_path):
+    with pytest.raises(ProfileError, match="cannot read dice profile"):
+        load(tmp_path / "nope.toml")
+
+
+def _labelled_set(folder, n, seed):
+    rng = np.random.default_rng(seed)
+    (folder / "images").mkdir(parents=True)
+    lines = []
+    for i in range(n):
+        faces = [int(f) for f in rng.integers(1, 7, 3)]
+        scene = synth.random_scene(faces, rng, view_tilt=0.0, style="white", surface="felt-blue")
+        cv2.imwrite(str(folder / "images" / f"{i}.png"), synth.render(scene, rng))
+        dice = [{"value": f, "box": [0, 0, 1, 1]} for f in faces]
+        lines.append(json.dumps({"image": f"images/{i}.png", "dice": dice, "box_kind": "die"}))
+    (folder / "labels.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def test_dice_read_prints_json_and_writes_an_annotated_image(tmp_path, capsys):
+    rng = np.random.default_rng(7)
+    scene = synth.random_scene([2, 6], rng, view_tilt=0.0, style="ivory", surface="felt-green")
+    image = tmp_path / "roll.png"
+    cv2.imwrite(str(image), synth.render(scene, rng))
+    out = tmp_path / "seen.png"
+    assert _run("dice", "read", str(image), "--json", "--expect", "2", "--annotate", str(out)) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["values"] == [2, 6]
+    assert result["status"] == "ok"
+    assert cv2.imread(str(out)).shape == (480, 640, 3)
+
+
+def test_dice_read_reports_an_unreadable_image(tmp_path, capsys):
+    bad = tmp_path / "bad.png"
+    bad.write_text("not an image")
+    assert _run("dice", "read", str(bad)) == 1
+    assert "cannot read image" in capsys.readouterr().err
+
+
+def test_dice_bench_scores_labelled_and_synthetic_sets(tmp_path, capsys):
+    _labelled_set(tmp_path / "rendered", 4, seed=1)
+    (tmp_path / "README.md").write_text("not a set")
+    code = _run(
+        "dice",
+        "bench",
+        str(tmp_path / "rendered"),
+        str(tmp_path / "README.md"),
+        "--synthetic",
+        "3",
+        "--json",
+    )
+    assert code == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["set"] for r in rows] == ["rendered", "synthetic-3"]
+    fields = {
+        "set",
+        "images",
+        "dice",
+        "per_die_accuracy",
+        "exact_image_rate",
+        "uncertain_rate",
+        "confident_error_rate",
+        "ms_p50",
+        "ms_p95",
+    }
+    assert set(rows[0]) == fields
+    assert rows[0]["images"] == 4 and rows[0]["dice"] == 12
+    assert 0 <= rows[0]["per_die_accuracy"] <= 1
+    assert rows[0]["per_die_accuracy"] > 0.8
+
+
+def test_dice_bench_refuses_a_folder_without_labels(tmp_path, capsys):
+    (tmp_path / "images").mkdir()
+    assert _run("dice", "bench", str(tmp_path)) == 2
+    assert "no labels.jsonl" in capsys.readouterr().err
+
+
+def test_calibrate_dice_reports_before_and_after_and_writes_a_loadable_profile(tmp_path, capsys):
+    _labelled_set(tmp_path / "photos", 3, seed=2)
+    out = tmp_path / "tuned.toml"
+    assert (
+        _run("calibrate", "dice", str(tmp_path / "photos"), "--rounds", "1", "--out", str(out)) == 0
+    )
+    text = capsys.readouterr().out
+    assert "before:" in text and "after:" in text
+    tuned = load(out)
+    assert tuned.name.endswith("tuned")
