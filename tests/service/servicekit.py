@@ -1,5 +1,5 @@
-"""Helpers for the service tests and the soak bench: a free port, waiting, a game taken to
-its first roll."""
+"""What the service tests share: a free port, waiting for a condition, a game taken to its
+first roll."""
 
 from __future__ import annotations
 
