@@ -13,6 +13,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
+from hardware.buttons import DEFAULT_PINS
 from hardware.camera.base import CameraError
 from hardware.camera.sim import SimCamera
 
@@ -40,7 +41,7 @@ class Simulator:
     """`buttons`: a ButtonPanel on MockFactory pins (or None); `camera`: a SimTrayCamera (or
     None); `display`: a FrameSink (or None); `hold_s`: the panel's long-press time."""
 
-    BUTTONS = ("UP", "DOWN", "OK", "BACK", "MENU")
+    BUTTONS = tuple(DEFAULT_PINS)  # UP, DOWN, OK, BACK, MENU
 
     def __init__(self, buttons: Any, camera: Any, display: Any, hold_s: float):
         self.buttons = buttons
