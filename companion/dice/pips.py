@@ -37,13 +37,13 @@ class Pips:
 
 
 def _responses(bgr: np.ndarray, kernel: np.ndarray) -> list[tuple[int, np.ndarray]]:
-    """Per polarity, the strongest top-hat over B, G and R: a pip stands out in at least one
-    channel (white on red in B and G, red on blue in R, black on ivory in all three)."""
-    channels = cv2.split(bgr)
+    """Black and white top-hats of B, G and R, each on its own: a pip stands out in at least
+    one channel (white on red in B and G, red on blue in R, black on ivory in all three),
+    and a channel where the whole die stands out from the tray must not hide it."""
     out = []
-    for polarity, op in ((-1, cv2.MORPH_BLACKHAT), (1, cv2.MORPH_TOPHAT)):
-        resp = [cv2.morphologyEx(c, op, kernel) for c in channels]
-        out.append((polarity, cv2.max(cv2.max(resp[0], resp[1]), resp[2])))
+    for channel in cv2.split(bgr):
+        for polarity, op in ((-1, cv2.MORPH_BLACKHAT), (1, cv2.MORPH_TOPHAT)):
+            out.append((polarity, cv2.morphologyEx(channel, op, kernel)))
     return out
 
 
@@ -58,7 +58,7 @@ def _extent(response: np.ndarray, xy: np.ndarray, peak: np.ndarray, p: PipParams
     px = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
     py = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
     prof = response[py, px].astype(np.float32)  # (n, 8, steps)
-    low = prof < 0.5 * peak[:, None, None]
+    low = prof < 0.65 * peak[:, None, None]
     # A ray also ends where the response starts rising again (a neighbour, a die's edge).
     rising = np.zeros_like(low)
     rising[..., 1:] = prof[..., 1:] > prof[..., :-1] + 0.08 * peak[:, None, None]

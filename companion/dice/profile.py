@@ -76,7 +76,8 @@ class DiceParams:
     one_pip_min_radius: float = 2.5
     confidence_threshold: float = 0.5
     min_confidence: float = 0.15
-    cocked_squash: float = 0.72
+    cocked_squash: float = 0.82
+    view_squash: float = 1.0
     max_dice: int = 25
     overlap: float = 0.85
 
@@ -88,7 +89,8 @@ class DiceParams:
         "one_pip_min_radius": _num(0.5, 20, "smallest radius of a lone pip (px)"),
         "confidence_threshold": _num(0, 1, "dice below this confidence are flagged uncertain"),
         "min_confidence": _num(0, 1, "faces below this confidence are not taken for dice"),
-        "cocked_squash": _num(0.3, 1, "top face squashed below this ratio: a cocked die"),
+        "cocked_squash": _num(0.3, 1, "top face squashed below this share of a flat one's"),
+        "view_squash": _num(0.3, 1, "how square a flat die's top face looks to this camera"),
         "max_dice": _num(1, 100, "more dice than this is not a roll", True),
         "overlap": _num(0.1, 2, "faces closer than this (in die edges) are one die's faces"),
     }

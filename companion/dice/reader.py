@@ -128,7 +128,13 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
                 unreadable.append(item)
     # Where two faces overlap, they are one die's top face and a side face (oblique views):
     # keep the top, whose pips are the roundest.
-    found.sort(key=lambda f: (float(np.median(pips.elongation[f.pips])), -_confidence(f, profile)))
+    found.sort(
+        key=lambda f: (
+            round(float(np.median(pips.elongation[f.pips])) / 0.2),
+            -len(f.pips),
+            -_confidence(f, profile),
+        )
+    )
     kept: list[facefit.Face] = []
     for f in found:
         if all(
@@ -137,7 +143,9 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
         ):
             kept.append(f)
     squashes = [f.squash for f in kept if f.face >= 2]
-    reference = float(np.median(squashes)) if len(squashes) >= 3 else 1.0
+    # A flat die looks as squashed as the camera's view makes it (the other dice show how
+    # much, else the profile says); a cocked die looks more squashed than that.
+    reference = float(np.median(squashes)) if len(squashes) >= 3 else profile.dice.view_squash
     dice: list[Die] = []
     for f in kept:
         conf = _confidence(f, profile)
@@ -145,7 +153,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
             continue  # more likely not a die at all; a missed die shows in the count
         x1, y1, x2, y2 = f.box
         centre = (float(f.centre[0]), float(f.centre[1]))
-        if f.squash < profile.dice.cocked_squash * min(1.0, reference):
+        if f.squash < profile.dice.cocked_squash * reference:
             dice.append(Die(None, f.box, centre, conf, (COCKED,)))
         elif conf < profile.dice.confidence_threshold:
             dice.append(Die(f.face, f.box, centre, conf, (UNCERTAIN,)))

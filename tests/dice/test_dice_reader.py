@@ -125,7 +125,7 @@ def test_a_hand_on_a_skin_coloured_table_is_still_seen():
 
 def test_cocked_die_is_flagged_not_guessed():
     rng = np.random.default_rng(12)
-    cocked = _die(4, 320, 50, size=44, tilt=38, tilt_dir=90, cocked=True)
+    cocked = _die(4, 320, 50, size=44, tilt=42, tilt_dir=90, cocked=True)
     flat = [_die(f, 140 + 120 * i, 300, size=44, angle=20 * i) for i, f in enumerate((2, 5, 6))]
     reading = read(
         synth.render(_tray([*flat, cocked], "felt-green", tray_wall=22), rng), expected=4
