@@ -165,7 +165,7 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     strong = strong[np.argsort(-contrast[strong], kind="stable")]
     sx, sr = xy[strong], r[strong]
     d = np.hypot(*(sx[:, None, :] - sx[None, :, :]).transpose(2, 0, 1))
-    near = d < np.maximum.outer(sr, sr) + 1
+    near = d < 1.8 * np.maximum.outer(sr, sr) + 0.5
     suppressed = np.zeros(len(strong), bool)
     keep = []
     for i in range(len(strong)):

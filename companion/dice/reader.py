@@ -142,10 +142,14 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
             for k in kept
         ):
             kept.append(f)
-    squashes = [f.squash for f in kept if f.face >= 2]
     # A flat die looks as squashed as the camera's view makes it (the other dice show how
-    # much, else the profile says); a cocked die looks more squashed than that.
-    reference = float(np.median(squashes)) if len(squashes) >= 3 else profile.dice.view_squash
+    # much, else the profile says); a cocked die looks more squashed than that, in its pip
+    # pattern and in each pip (a 6 with close columns has a narrow pattern but round pips).
+    squashes = [f.squash for f in kept if f.face >= 2]
+    round_pips = [1 / float(np.median(pips.elongation[f.pips])) for f in kept]
+    many = len(squashes) >= 3
+    reference = float(np.median(squashes)) if many else profile.dice.view_squash
+    pip_reference = float(np.median(round_pips)) if many else profile.dice.view_squash
     dice: list[Die] = []
     for f in kept:
         conf = _confidence(f, profile)
@@ -153,7 +157,11 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
             continue  # more likely not a die at all; a missed die shows in the count
         x1, y1, x2, y2 = f.box
         centre = (float(f.centre[0]), float(f.centre[1]))
-        if f.squash < profile.dice.cocked_squash * reference:
+        pip_squash = 1 / float(np.median(pips.elongation[f.pips]))
+        if (
+            f.squash < profile.dice.cocked_squash * reference
+            and pip_squash < (1 + profile.dice.cocked_squash) / 2 * pip_reference
+        ):
             dice.append(Die(None, f.box, centre, conf, (COCKED,)))
         elif conf < profile.dice.confidence_threshold:
             dice.append(Die(f.face, f.box, centre, conf, (UNCERTAIN,)))
