@@ -27,6 +27,7 @@ def _num(lo: float, hi: float, doc: str, integer: bool = False) -> dict:
 class PipParams:
     kernel: int = 21
     threshold: float = 30.0
+    max_peaks: int = 150
     min_radius: float = 1.5
     max_radius: int = 12
     max_aspect: float = 3.0
@@ -37,6 +38,7 @@ class PipParams:
     limits: ClassVar[dict] = {
         "kernel": _num(5, 61, "square structuring element, wider than the largest pip (px)", True),
         "threshold": _num(1, 200, "top-hat response of a pip's centre"),
+        "max_peaks": _num(10, 5000, "strongest peaks measured per channel and polarity", True),
         "min_radius": _num(0.5, 20, "smallest pip radius (px)"),
         "max_radius": _num(2, 40, "largest pip radius (px)", True),
         "max_aspect": _num(1, 10, "longest/shortest width of a pip"),
