@@ -151,8 +151,8 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
         )
     arr = np.vstack(rows)
     # One pip peaks in several channels within a pixel or two: measure it once.
-    cell = np.round(arr[:, :2] / 3).astype(np.int64)
-    order = np.lexsort((-arr[:, 4], cell[:, 1], cell[:, 0]))
+    cell = np.column_stack([np.round(arr[:, :2] / 3), arr[:, 5]]).astype(np.int64)
+    order = np.lexsort((-arr[:, 4], cell[:, 2], cell[:, 1], cell[:, 0]))
     cell, arr = cell[order], arr[order]
     first = np.ones(len(arr), bool)
     first[1:] = np.any(cell[1:] != cell[:-1], axis=1)
@@ -178,12 +178,18 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     spread = np.linalg.norm(ring_bgr - face_bgr[:, None, :], axis=2)
     agree = (spread < 0.3 * contrast[:, None] + 8).mean(axis=1)
     contrast = np.where(agree >= p.ring_agreement, contrast, 0.0)
-    # Plateaus give several peaks, and a coloured pip can peak in both polarities: keep the
-    # most contrasted peak within a pip's radius.
+    # A coloured pip can peak in both polarities, a dark pip can hold a bright glint: keep
+    # one spot per pip.
     strong = np.flatnonzero(contrast >= p.min_ring_contrast)
     strong = strong[np.argsort(-contrast[strong], kind="stable")]
     sx, sr = xy[strong], r[strong]
     d = np.hypot(*(sx[:, None, :] - sx[None, :, :]).transpose(2, 0, 1))
+    # A small spot of the other polarity inside a pip is a glint on it, not a pip.
+    sp = arr[strong, 5]
+    glint = (
+        (sp[:, None] != sp[None, :]) & (sr[None, :] >= 2 * sr[:, None]) & (d < sr[None, :])
+    ).any(axis=1)
+    strong, sx, sr, d = strong[~glint], sx[~glint], sr[~glint], d[~glint][:, ~glint]
     near = d < 1.8 * np.maximum.outer(sr, sr) + 0.5
     suppressed = np.zeros(len(strong), bool)
     keep = []

@@ -145,9 +145,9 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     # A flat die looks as squashed as the camera's view makes it (the other dice show how
     # much, else the profile says); a cocked die looks more squashed than that, in its pip
     # pattern and in each pip (a 6 with close columns has a narrow pattern but round pips).
-    squashes = [f.squash for f in kept if f.face >= 2]
     round_pips = [1 / float(np.median(pips.elongation[f.pips])) for f in kept]
-    many = len(squashes) >= 3
+    squashes = [f.squash for f in kept if f.face >= 2] or round_pips
+    many = len(kept) >= 3
     reference = float(np.median(squashes)) if many else profile.dice.view_squash
     pip_reference = float(np.median(round_pips)) if many else profile.dice.view_squash
     dice: list[Die] = []
