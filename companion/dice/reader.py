@@ -32,18 +32,15 @@ def default_profile() -> Profile:
     return load()
 
 
-def _split_in_two(points: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """2-means on pip positions, seeded by the farthest pair: two dice linked as one."""
-    d = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
-    i, j = np.unravel_index(int(np.argmax(d)), d.shape)
-    centres = points[[i, j]].astype(float)
-    for _ in range(8):
-        near = np.hypot(*(points[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
-        label = near.argmin(axis=1)
-        if label.min() == label.max():
-            return None
-        centres = np.array([points[label == k].mean(axis=0) for k in (0, 1)])
-    return np.flatnonzero(label == 0), np.flatnonzero(label == 1)
+def _splits(points: np.ndarray):
+    """Ways to cut a cluster of pips in two by a straight line: along and across its long
+    axis, at every gap between pips (touching dice linked as one)."""
+    centred = points - points.mean(axis=0)
+    _, _, axes = np.linalg.svd(centred, full_matrices=False)
+    for axis in axes:
+        order = np.argsort(centred @ axis)
+        for k in range(1, len(points)):
+            yield order[:k], order[k:]
 
 
 def _face_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
@@ -80,12 +77,16 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
     face = _face_of(idx, pips, profile)
     if face is not None:
         return [face]
-    if len(idx) >= 3:
-        halves = _split_in_two(pips.xy[idx])
-        if halves is not None:
-            parts = [_face_of(idx[h], pips, profile) for h in halves]
+    if 3 <= len(idx) <= 12:
+        best = None
+        for a, b in _splits(pips.xy[idx]):
+            parts = [_face_of(idx[a], pips, profile), _face_of(idx[b], pips, profile)]
             if all(p is not None for p in parts):
-                return parts
+                score = sum(p.residual for p in parts) + 0.2 * sum(p.face == 1 for p in parts)
+                if best is None or score < best[0]:
+                    best = (score, parts)
+        if best is not None:
+            return best[1]
     return [idx]
 
 

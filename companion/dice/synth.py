@@ -214,8 +214,8 @@ def _draw_die(
     # Rounded edges catch less light: a thin darker rim around the top face, which is also
     # the seam a camera sees between two touching dice.
     rim = np.round(top * _SS * 16).astype(np.int32).reshape(-1, 1, 2)
-    width = max(1, round(die.size * _SS * 0.035))
-    cv2.polylines(layer, [rim], True, _shade(die.body, 0.72 * light), width, cv2.LINE_AA, 4)
+    width = max(1, round(die.size * _SS * 0.04))
+    cv2.polylines(layer, [rim], True, _shade(die.body, 0.6 * light), width, cv2.LINE_AA, 4)
     pip_r = 0.09
     for u, v in PIP_LAYOUT[die.face]:
         r = 0.12 if die.face == 1 else pip_r
