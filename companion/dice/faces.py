@@ -56,8 +56,8 @@ def _path_clear(bgr, pips: Pips, i: int, j: int, fp: FaceParams) -> bool:
     a, b = pips.xy[i], pips.xy[j]
     d = float(np.hypot(*(b - a)))
     # Skip each pip's blurred rim.
-    t0 = (1.6 * pips.r[i] + 1.5) / d
-    t1 = 1 - (1.6 * pips.r[j] + 1.5) / d
+    t0 = (1.8 * pips.r[i] + 2) / d
+    t1 = 1 - (1.8 * pips.r[j] + 2) / d
     if t1 <= t0:
         return True
     ts = np.linspace(t0, t1, max(2, int((t1 - t0) * d / 1.5)))

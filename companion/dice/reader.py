@@ -43,6 +43,11 @@ def _splits(points: np.ndarray):
             yield order[:k], order[k:]
 
 
+def _apart(a: facefit.Face, b: facefit.Face) -> bool:
+    """Two faces far enough apart to be on two dice."""
+    return math.dist(a.centre, b.centre) >= 0.8 * max(_size(a), _size(b))
+
+
 def _face_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
     n = len(idx)
     if n == 1:
@@ -81,7 +86,7 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
         best = None
         for a, b in _splits(pips.xy[idx]):
             parts = [_face_of(idx[a], pips, profile), _face_of(idx[b], pips, profile)]
-            if all(p is not None for p in parts):
+            if all(p is not None for p in parts) and _apart(*parts):
                 score = sum(p.residual for p in parts) + 0.2 * sum(p.face == 1 for p in parts)
                 if best is None or score < best[0]:
                     best = (score, parts)
