@@ -51,8 +51,8 @@ class PipParams:
 @dataclass(frozen=True)
 class FaceParams:
     link_distance: float = 10.0
-    radius_ratio: float = 1.5
-    colour_tolerance: float = 60.0
+    radius_ratio: float = 1.3
+    colour_tolerance: float = 35.0
     path_tolerance: float = 0.35
     max_residual: float = 0.34
     max_pip_elongation: float = 1.55
