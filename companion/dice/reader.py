@@ -39,7 +39,8 @@ def _splits(points: np.ndarray):
     _, _, axes = np.linalg.svd(centred, full_matrices=False)
     for axis in axes:
         order = np.argsort(centred @ axis)
-        for k in range(1, len(points)):
+        n = len(points)
+        for k in range(max(1, n - 6), min(6, n - 1) + 1):  # a die shows at most 6 pips
             yield order[:k], order[k:]
 
 
@@ -70,14 +71,14 @@ def _face_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.F
     if residual > profile.faces.max_residual or squash < profile.faces.side_squash:
         return None  # no pattern, or a side face seen edge-on
     if n <= 3:
-        squash = 1.0 / float(np.median(pips.elongation[idx]))
+        squash = 1.0 / float(facefit.middle(pips.elongation[idx]))
     return facefit.Face(n, idx, centre, spacing, angle, residual, squash)
 
 
 def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> list:
     """The faces one group of pips makes: one face, two touching faces, or an unreadable
     cluster (returned as the index array itself)."""
-    if np.median(pips.elongation[idx]) > profile.faces.max_pip_elongation:
+    if facefit.middle(pips.elongation[idx]) > profile.faces.max_pip_elongation:
         return []  # a side face seen at a grazing angle, not a top face
     face = _face_of(idx, pips, profile)
     if face is not None:
@@ -136,7 +137,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     # keep the top, whose pips are the roundest.
     found.sort(
         key=lambda f: (
-            round(float(np.median(pips.elongation[f.pips])) / 0.2),
+            round(float(facefit.middle(pips.elongation[f.pips])) / 0.2),
             -len(f.pips),
             -_confidence(f, profile),
         )
@@ -151,7 +152,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     # A flat die looks as squashed as the camera's view makes it (the other dice show how
     # much, else the profile says); a cocked die looks more squashed than that, in its pip
     # pattern and in each pip (a 6 with close columns has a narrow pattern but round pips).
-    round_pips = [1 / float(np.median(pips.elongation[f.pips])) for f in kept]
+    round_pips = [1 / float(facefit.middle(pips.elongation[f.pips])) for f in kept]
     squashes = [f.squash for f in kept if f.face >= 2] or round_pips
     many = len(kept) >= 3
     reference = float(np.median(squashes)) if many else profile.dice.view_squash
@@ -163,7 +164,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
             continue  # more likely not a die at all; a missed die shows in the count
         x1, y1, x2, y2 = f.box
         centre = (float(f.centre[0]), float(f.centre[1]))
-        pip_squash = 1 / float(np.median(pips.elongation[f.pips]))
+        pip_squash = 1 / float(facefit.middle(pips.elongation[f.pips]))
         if (
             f.squash < profile.dice.cocked_squash * reference
             and pip_squash < (1 + profile.dice.cocked_squash) / 2 * pip_reference
