@@ -33,9 +33,10 @@ class Face:
 
 
 def middle(values: np.ndarray) -> np.ndarray:
-    """Median along the first axis (the upper one for even counts); np.median is slow on the
-    handful of values a face has."""
-    return np.sort(values, axis=0)[len(values) // 2]
+    """Median along the first axis; np.median is slow on the handful of values a face has."""
+    ordered = np.sort(values, axis=0)
+    n = len(values)
+    return (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
 
 
 def _union_find_groups(n: int, pairs: list[tuple[int, int]]) -> list[np.ndarray]:
