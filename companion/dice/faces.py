@@ -175,6 +175,18 @@ def _rays(bgr, centre, face_bgr, directions, start, stop, threshold):
 
 
 _GRID = {(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1)}
+# (where another pip would be, a point between it and the found pips) around a fitted 2
+_BEYOND_TWO = np.array(
+    [
+        [(3, 3), (2, 2)],
+        [(-3, -3), (-2, -2)],
+        [(1, -3), (0, -2)],
+        [(3, -1), (2, 0)],
+        [(-1, 3), (0, 2)],
+        [(-3, 1), (-2, 0)],
+    ],
+    float,
+)
 
 
 def _pip_like(bgr, points, face_bgr, pip_bgr, contrast) -> np.ndarray:
@@ -209,10 +221,10 @@ def check_missing(bgr, face: Face, pips: Pips) -> None:
     pts = face.centre + empty @ to_image
     face.missing_pip = bool(_pip_like(bgr, pts, face_bgr, pip_bgr, face.contrast).any())
     if face.face == 2:
-        # Two pips of a 3 (centre and corner) also fit a smaller 2: a third pip beyond them,
-        # with face between, means a 3.
-        beyond = face.centre + np.array([[3.0, 3.0], [-3.0, -3.0]]) @ to_image
-        between = face.centre + np.array([[2.0, 2.0], [-2.0, -2.0]]) @ to_image
+        # Two pips of a 3 (centre and corner) or two side by side of a 4, 5 or 6 also fit a
+        # smaller 2: a pip beyond them, with face between, means more pips than two.
+        beyond = face.centre + _BEYOND_TWO[:, 0] @ to_image
+        between = face.centre + _BEYOND_TWO[:, 1] @ to_image
         pip_there = _pip_like(bgr, beyond, face_bgr, pip_bgr, face.contrast)
         face_between = _face_like(bgr, between, face_bgr, face.contrast)
         face.missing_pip |= bool((pip_there & face_between).any())
