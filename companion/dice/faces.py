@@ -259,6 +259,17 @@ def measure_edges(bgr, face: Face, pips: Pips, dp: DiceParams) -> None:
         inside = steps[None, :] < np.where(np.isfinite(dist), dist, 0)[:, None] - 1
         like = _pip_like(bgr, pts, face_bgr, pips.pip_bgr[idx[0]], contrast)
         face.missing_pip = bool((like & inside).any())
+        # A 1 sits in the middle of its face: opposite edges are as far. A pip whose face
+        # extends much further on one side is a corner pip of a face whose others hid.
+        a, b = dist[:8], dist[8:]
+        both = np.isfinite(a) & np.isfinite(b)
+        lopsided = np.abs(a[both] - b[both]) > 0.35 * (a[both] + b[both])
+        face.missing_pip |= bool(lopsided.any())
+        # A pip is one colour inside; a whole small die taken for a pip has its pips in it.
+        inner = face.centre + 0.55 * r * _EIGHT
+        pip_bgr = pips.pip_bgr[idx[0]]
+        inside_pip = _pip_like(bgr, inner, face_bgr, pip_bgr, contrast)
+        face.missing_pip |= bool((~inside_pip).sum() >= 2)
     else:
         s = face.spacing
         rot = _rot(face.angle)
