@@ -254,11 +254,16 @@ def measure_edges(bgr, face: Face, pips: Pips, dp: DiceParams) -> None:
         if len(finite) >= 12 and finite.max() > 2.2 * finite.min():
             good &= False
         # A lone pip with other pips around it is a face whose other pips were missed.
-        steps = np.arange(start, hi * r + 2, 1.0)
-        pts = face.centre + steps[None, :, None] * dirs[:, None, :]
-        inside = steps[None, :] < np.where(np.isfinite(dist), dist, 0)[:, None] - 1
-        like = _pip_like(bgr, pts, face_bgr, pips.pip_bgr[idx[0]], contrast)
-        face.missing_pip = bool((like & inside).any())
+        # Walk out from just past the pip: is the first thing met a spot of pip colour with
+        # face again beyond it (another pip), rather than the die's edge?
+        near = _rays(bgr, face.centre, face_bgr, dirs, 1.3 * r + 1, hi * r + 2, threshold)
+        met = np.isfinite(near)
+        reach = np.where(met, near, 0.0)[:, None]
+        ahead = face.centre + (reach + np.array([[1.0, 2.0]]))[..., None] * dirs[:, None, :]
+        beyond = face.centre + (reach[:, 0] + 2.2 * r + 1)[:, None] * dirs
+        like = _pip_like(bgr, ahead, face_bgr, pips.pip_bgr[idx[0]], contrast).any(axis=1)
+        met &= like & _face_like(bgr, beyond, face_bgr, contrast)
+        face.missing_pip = bool(met.any())
         # A 1 sits in the middle of its face: opposite edges are as far. A pip whose face
         # extends much further on one side is a corner pip of a face whose others hid.
         a, b = dist[:8], dist[8:]
