@@ -204,7 +204,8 @@ def _face_like(bgr, points, face_bgr, contrast) -> np.ndarray:
     h, w = bgr.shape[:2]
     px = np.clip(np.round(points[..., 0]).astype(int), 0, w - 1)
     py = np.clip(np.round(points[..., 1]).astype(int), 0, h - 1)
-    return np.linalg.norm(bgr[py, px].astype(np.float32) - face_bgr, axis=-1) < 0.25 * contrast
+    distance = np.linalg.norm(bgr[py, px].astype(np.float32) - face_bgr, axis=-1)
+    return distance < min(0.25 * contrast, 30.0)
 
 
 def check_missing(bgr, face: Face, pips: Pips) -> None:
