@@ -240,16 +240,6 @@ def run_verify(args: argparse.Namespace) -> int:
 
 # --- simulate ------------------------------------------------------------------------------
 
-# The engine's own sentence for each way out of the temple (fold._eliminate callers).
-ELIMINATION_CAUSES = {
-    "falls into the lava": "lava trap",
-    "is dragged into the waterfall": "river",
-    "falls into the abyss": "bridge",
-    "is crushed between the walls": "walls",
-    "is crushed by the boulder": "boulder",
-    "is trapped inside forever": "exit sealed",
-}
-
 
 class SimulationError(RuntimeError):
     """A random game broke the engine: the message names the seed to replay it with."""
@@ -319,7 +309,7 @@ def simulate(games: int, seed: int, players: int | None = None) -> SimulationRep
             raise SimulationError(
                 f"game with seed {game_seed} ({count} players) failed: {exc}"
             ) from exc
-        _tally(report, played.state, watcher.causes)
+        _tally(report, played.state)
         report.players[count] += 1
         report.commands += len(played.commands)
         report.games += 1
@@ -328,28 +318,23 @@ def simulate(games: int, seed: int, players: int | None = None) -> SimulationRep
 
 
 class _Watcher:
-    """Runs after every command: checks the invariants (monotonic ones against the previous
-    state) and counts eliminations by cause from the engine's new log lines."""
+    """Runs after every command: checks the invariants, the one-way ones against the
+    previous state."""
 
     def __init__(self, invariants: Any):
         self.invariants = invariants
         self.snapshot = None
-        self.lines = 0
-        self.causes: Counter[str] = Counter()
 
     def __call__(self, state: Any) -> None:
         self.invariants.check(state, self.snapshot)
         self.snapshot = self.invariants.snapshot(state)
-        new, self.lines = state.log_count - self.lines, state.log_count
-        for line in state.log[len(state.log) - new :] if new else ():
-            if line.endswith(" and is eliminated."):
-                cause = next((c for t, c in ELIMINATION_CAUSES.items() if t in line), "other")
-                self.causes[cause] += 1
 
 
-def _tally(report: SimulationReport, state: Any, causes: Counter[str]) -> None:
+def _tally(report: SimulationReport, state: Any) -> None:
     report.rounds.append(state.round)
-    report.eliminations.update(causes)
+    report.eliminations.update(
+        adv.fate for seat in state.seats for adv in seat.advs if adv.status == "eliminated"
+    )
     escaped = [
         i for i, seat in enumerate(state.seats) for adv in seat.advs if adv.status == "escaped"
     ]

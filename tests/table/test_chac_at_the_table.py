@@ -4,6 +4,7 @@ simulate, restart and undo on the real engine."""
 import json
 import random
 import sqlite3
+from collections import Counter
 from contextlib import closing
 from pathlib import Path
 
@@ -11,8 +12,10 @@ import pytest
 
 from companion.cli import main
 from companion.game.chac import ChacGame
+from companion.game.chac.state import FATES
 from companion.game.protocol import Command
-from companion.game.random_play import random_command
+from companion.game.random_play import play_random_game, random_command
+from companion.game_cli import simulate
 from companion.table import Table
 
 EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
@@ -128,7 +131,23 @@ def test_simulate_plays_whole_games_and_reports(capsys):
     # Every adventurer in play ends eliminated or escaped: at least one of each player's.
     assert sum(report["eliminations"].values()) + report["escapes"] >= 4 * 3
     assert report["games_per_second"] > 0
-    assert "other" not in report["eliminations"], "an elimination the report cannot name"
+    assert set(report["eliminations"]) <= set(FATES) - {"escaped"}
+
+
+def test_simulate_counts_eliminations_by_the_adventurers_fates():
+    """Each game's eliminations are tallied by how the adventurers left play."""
+    expected: Counter[str] = Counter()
+    escapes = 0
+    for seed in range(30, 36):
+        played = play_random_game(ChacGame(), ["A", "B", "C", "D"], seed)
+        for seat in played.state.seats:
+            for adv in seat.advs:
+                if adv.status == "eliminated":
+                    expected[adv.fate] += 1
+                escapes += adv.status == "escaped"
+    report = simulate(6, 30, players=4)
+    assert report.eliminations == expected and report.escapes == escapes
+    assert sum(expected.values()) >= 6
 
 
 def test_simulate_names_the_seed_of_a_game_that_breaks_an_invariant(capsys, monkeypatch):

@@ -235,6 +235,7 @@ def _move(state: ChacState, e: Event) -> None:
     verb = {"move": "moves", "sprint": "sprints", "leap": "leaps"}[how]
     if to == "exit":
         adv.status = "escaped"  # CHAC-EXIT-1
+        adv.fate = "escaped"
         adv.space = None
         state.say(f"{adv.first_name} {verb} out of the temple!")
         _after_action(state)
@@ -278,7 +279,7 @@ def _slab(state: ChacState, e: Event) -> None:
         # CHAC-LAVA-1: a trap number: the slab falls with the adventurer.
         state.fallen.add(space)
         state.say(f"Slab {space} shows {number}: a trap! It collapses into the lava.")
-        _eliminate(state, adv, "falls into the lava")
+        _eliminate(state, adv, "lava", "falls into the lava")
     else:
         state.say(f"Slab {space} shows {number}: solid.")
         _arrive(state, adv, space, "steps")
@@ -456,7 +457,7 @@ def _river_settle(state: ChacState, adv: Adventurer) -> None:
         swim, reroll = river_options(state, adv)
         if not swim and not reroll:
             state.river = None
-            _eliminate(state, adv, "is dragged into the waterfall")
+            _eliminate(state, adv, "river", "is dragged into the waterfall")
     _after_action(state)
 
 
@@ -487,7 +488,7 @@ def _river_reroll(state: ChacState, e: Event) -> None:
 def _give_up(state: ChacState, e: Event) -> None:
     adv = _adv(state, e["seat"])
     state.river = None
-    _eliminate(state, adv, "is dragged into the waterfall")
+    _eliminate(state, adv, "river", "is dragged into the waterfall")
     _after_action(state)
 
 
@@ -524,14 +525,16 @@ def _collapse_bridge(state: ChacState) -> None:
     state.say("The bridge collapses!")
     for adv in state.alive():
         if adv.space == state.board.bridge:
-            _eliminate(state, adv, "falls into the abyss")
+            _eliminate(state, adv, "bridge", "falls into the abyss")
 
 
 # -- elimination -------------------------------------------------------------------------------
 
 
-def _eliminate(state: ChacState, adv: Adventurer, how: str) -> None:
+def _eliminate(state: ChacState, adv: Adventurer, fate: str, how: str) -> None:
+    """Takes `adv` out of play; `fate` is one of state.FATES, `how` the log's words for it."""
     adv.status = "eliminated"
+    adv.fate = fate
     adv.space = None
     adv.actions = 0
     adv.lying = False
@@ -566,7 +569,7 @@ def _walls(state: ChacState, e: Event) -> None:
         state.say("The walls meet!")
         for adv in state.alive():
             if state.in_walls_room(adv):
-                _eliminate(state, adv, "is crushed between the walls")
+                _eliminate(state, adv, "walls", "is crushed between the walls")
     _to_boulder(state)
 
 
@@ -591,7 +594,7 @@ def move_boulder(state: ChacState, target: int) -> None:
     state.boulder = target
     for adv in state.alive():
         if adv.space in passed:
-            _eliminate(state, adv, "is crushed by the boulder")  # CHAC-BOUL-2
+            _eliminate(state, adv, "boulder", "is crushed by the boulder")  # CHAC-BOUL-2
     for letter in ("A", "B"):
         if not state.sun_open[letter] and target >= board.corridor_index[board.corners[letter]]:
             state.sun_open[letter] = True  # CHAC-BOUL-3
@@ -600,7 +603,7 @@ def move_boulder(state: ChacState, target: int) -> None:
         state.sealed = True  # CHAC-BOUL-4
         state.say("The boulder seals the exit!")
         for adv in state.alive():
-            _eliminate(state, adv, "is trapped inside forever")
+            _eliminate(state, adv, "sealed", "is trapped inside forever")
         _end_game(state)
 
 

@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
-from companion.game.chac.state import PHASES, ChacState
+from companion.game.chac.state import FATES, PHASES, ChacState
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,12 @@ def _check(state: ChacState, before: Snapshot | None) -> None:
         for adv in seat.advs:
             if adv.actions < 0:
                 _fail("no negative actions", f"{adv.name} has {adv.actions}")
+            if (adv.fate is None) != (adv.status in ("alive", "waiting")) or (
+                adv.fate is not None and adv.fate not in FATES
+            ):
+                _fail("who left play has a fate", f"{adv.name}: {adv.status}, {adv.fate!r}")
+            if (adv.fate == "escaped") != (adv.status == "escaped"):
+                _fail("the escaped, and only they, escaped", f"{adv.name}: {adv.fate!r}")
             if adv.status == "alive":
                 alive += 1
                 if adv.space not in state.board.kind:

@@ -23,6 +23,10 @@ PURPOSES = {
     "boulder": "the boulder",
 }
 
+# How an adventurer left play (public): by the exit, or what eliminated them (CHAC-LAVA-1,
+# CHAC-RIVER-2, CHAC-BRIDGE-1, CHAC-WALL-3, CHAC-BOUL-2, CHAC-BOUL-4).
+FATES = ("escaped", "lava", "river", "bridge", "walls", "boulder", "sealed")
+
 
 @dataclass(slots=True)
 class Adventurer:
@@ -36,6 +40,7 @@ class Adventurer:
     actions: int = 0
     stamina_round: int = 0  # the round Stamina lowered the load level in
     lying: bool = False  # searched the riverbed; must move before searching again
+    fate: str | None = None  # how it left play: one of FATES; None while waiting or alive
 
     @property
     def first_name(self) -> str:

@@ -21,6 +21,7 @@ def _adventurer(state: ChacState, adv: Adventurer) -> dict[str, Any]:
         "ability": adv.ability,
         "space": adv.space,
         "status": adv.status,
+        "fate": adv.fate,
         "cards": len(adv.cards),
         "load_level": state.load_level(adv) if in_play else None,
         "actions": adv.actions if in_play and state.phase == "actions" else 0,

@@ -77,6 +77,7 @@ def test_a_trap_slab_collapses_with_the_adventurer_and_is_gone_for_good_chac_lav
     p.place(0, "C6")
     p.do("move", 0, to="L(3,2)", number=p.trap())
     assert p.view()["seats"][0]["adventurer"]["status"] == "eliminated"
+    assert p.view()["seats"][0]["adventurer"]["fate"] == "lava"
     assert p.view()["lava"]["slabs"]["L(3,2)"] == {"state": "fallen", "number": p.trap()}
     p.pass_until(1)
     p.place(1, "C6")
@@ -210,6 +211,7 @@ def test_river_exit_with_a_1_and_too_few_cards_eliminates_chac_river_2():
     p.do("river_exit", 0)
     p.dice(1, 6)
     assert p.view()["seats"][0]["adventurer"]["status"] == "eliminated"
+    assert p.view()["seats"][0]["adventurer"]["fate"] == "river"
 
 
 def test_river_exit_one_may_give_up_instead_of_rerolling_chac_river_2():
@@ -224,6 +226,7 @@ def test_river_exit_one_may_give_up_instead_of_rerolling_chac_river_2():
     p.refuse("river_reroll", 0, "CHAC-RIVER-2", cards=p.adv(0).cards[:2])
     p.do("river_give_up", 0)
     assert p.view()["seats"][0]["adventurer"]["status"] == "eliminated"
+    assert p.view()["seats"][0]["adventurer"]["fate"] == "river"
 
 
 def _on_bridge_test(p: Play, seat: int, dice: tuple[int, ...]) -> None:
@@ -263,6 +266,7 @@ def test_bridge_falls_with_everyone_on_it_chac_bridge_1():
     p.do("set_planks", None, planks=2)
     _on_bridge_test(p, 1, (1, 1))
     assert [s["adventurer"]["status"] for s in p.view()["seats"]] == ["eliminated"] * 2
+    assert [s["adventurer"]["fate"] for s in p.view()["seats"]] == ["bridge"] * 2
     assert p.view()["planks"] == 0
     assert p.state.phase == "walls", "both replacements still wait: the round goes on"
 
@@ -298,6 +302,7 @@ def test_leaving_the_temple_from_the_last_space_is_final_chac_exit_1():
     p.do("move", 0, to="exit")
     seat = p.view()["seats"][0]
     assert seat["adventurer"]["status"] == "escaped" and seat["adventurer"]["space"] is None
+    assert seat["adventurer"]["fate"] == "escaped"
     assert seat["replacement"] == "none"
     assert p.state.actor() == 1
     p.finish_actions()

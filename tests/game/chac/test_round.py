@@ -140,6 +140,7 @@ def test_walls_meeting_eliminate_everyone_in_the_walls_room_chac_wall_3():
     assert p.view()["walls"]["closed"]
     seats = p.view()["seats"]
     assert seats[1]["adventurer"]["status"] == "eliminated"  # in zone 2
+    assert [s["adventurer"]["fate"] for s in seats] == [None, "walls", None]
     assert seats[0]["adventurer"]["status"] == "alive"  # in the corridor
     assert seats[2]["adventurer"]["status"] == "alive"  # still at the entrance
     p.dice(1, 1, 1)
@@ -178,6 +179,7 @@ def test_boulder_crushes_adventurers_on_spaces_it_enters_or_passes_chac_boul_2()
     p.dice(3)  # one space: C2
     statuses = [s["adventurer"]["status"] for s in p.view()["seats"]]
     assert statuses == ["eliminated", "eliminated", "alive", "alive"]
+    assert [s["adventurer"]["fate"] for s in p.view()["seats"]][:2] == ["boulder", "boulder"]
     assert p.view()["boulder"]["space"] == "C2"
 
 
@@ -228,6 +230,8 @@ def test_boulder_reaching_the_last_space_seals_the_exit_and_ends_the_game_chac_b
     view = p.view()
     assert view["boulder"]["sealed"] and view["phase"] == "over"
     assert view["seats"][2]["adventurer"]["status"] == "eliminated"  # trapped inside
+    fates = [s["adventurer"]["fate"] for s in view["seats"]]
+    assert fates == ["escaped", "boulder", "sealed"]
     assert view["result"]["winners"] == [0]
     assert p.prompt_texts()[0].startswith("Game over: Anna wins")
 

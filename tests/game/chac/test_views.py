@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from companion.game.chac import ChacGame
+from companion.game.chac.state import FATES
 
 from .helpers import Play
 
@@ -38,6 +39,15 @@ def test_seat_entry_and_you_keys_are_documented():
     for entry in p.view()["seats"]:
         assert set(entry) <= seat_keys
     assert set(p.seat_view(1)["you"]) <= _documented("## Seat view")
+
+
+def test_adventurer_keys_and_fates_are_documented():
+    row = next(line for line in DOC.splitlines() if line.startswith("| `adventurer` |"))
+    p = Play()
+    p.to_actions()
+    adventurer = p.view()["seats"][0]["adventurer"]
+    assert {k for k in adventurer if f"`{k}`" not in row} == set()
+    assert _documented("### An adventurer's fate") == set(FATES)
 
 
 def test_prompts_speak_in_player_words():
