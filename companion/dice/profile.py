@@ -26,12 +26,12 @@ def _num(lo: float, hi: float, doc: str, integer: bool = False) -> dict:
 @dataclass(frozen=True)
 class PipParams:
     kernel: int = 21
-    threshold: float = 30.0
+    threshold: float = 24.0
     max_peaks: int = 150
     min_radius: float = 1.5
     max_radius: int = 12
     max_aspect: float = 3.0
-    min_ring_contrast: float = 40.0
+    min_ring_contrast: float = 50.0
     ring_scale: float = 1.5
     ring_agreement: float = 0.67
 
@@ -52,8 +52,8 @@ class PipParams:
 class FaceParams:
     link_distance: float = 10.0
     radius_ratio: float = 1.3
-    colour_tolerance: float = 35.0
-    path_tolerance: float = 0.35
+    colour_tolerance: float = 44.0
+    path_tolerance: float = 0.28
     max_residual: float = 0.34
     max_pip_elongation: float = 1.55
     side_squash: float = 0.5
@@ -71,7 +71,7 @@ class FaceParams:
 
 @dataclass(frozen=True)
 class DiceParams:
-    edge_tolerance: float = 0.06
+    edge_tolerance: float = 0.05
     edge_min: float = 14.0
     min_edge_score: float = 0.75
     one_pip_size: tuple[float, float] = (2.2, 8.0)

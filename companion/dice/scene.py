@@ -7,7 +7,7 @@ import numpy as np
 
 from companion.dice.profile import SceneParams
 
-_SHRINK = 4  # skin is found on a quarter-size frame: a hand is big
+_SHRINK = 8  # skin is found on an eighth-size frame: a hand is big
 
 
 def hand_in_view(bgr: np.ndarray, p: SceneParams) -> bool:
