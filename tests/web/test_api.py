@@ -231,3 +231,24 @@ def test_pages_render(app, host):
     )
     board = client.get("/api/table/board").json
     assert "L(0,0)" in board["spaces"] and board["spaces"]["C0"]["kind"] == "corridor"
+
+
+def test_the_host_ends_the_game_early_and_undo_takes_it_back_chac_end_2(app, host, table):
+    """The host page's end_game ends and scores the game (CHAC-END-2) with its reveal checked
+    (CHAC-FAIR-1); a phone cannot send it; undo carries the game on."""
+    start_game(host)
+    to_first_roll(app)
+    offered = host.get("/api/host").json["legal"]
+    assert {"type": "end_game", "seat": None} in offered
+    before = table.version
+    ana = seat_client(app, 0)
+    assert ana.post("/api/seat/command", json={"type": "end_game"}).status_code == 409
+    assert table.version == before
+    assert host.post("/api/host/command", json={"type": "end_game"}).status_code == 200
+    payload = host.get("/api/host").json
+    assert payload["over"] and payload["reveal_checked"] is True
+    assert payload["view"]["result"]["winners"] == []
+    assert [s["adventurer"]["fate"] for s in payload["view"]["seats"]] == ["ended"] * 3
+    assert host.post("/api/host/undo").status_code == 200
+    payload = host.get("/api/host").json
+    assert not payload["over"] and payload["view"]["roll"]["purpose"] == "actions"

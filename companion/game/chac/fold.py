@@ -669,6 +669,14 @@ def _end_game(state: ChacState) -> None:
     _score(state)
 
 
+def _game_ended(state: ChacState, e: Event) -> None:
+    # Ended early by the host: those still inside do not escape (CHAC-END-2).
+    state.say("The host ends the game.")
+    for adv in state.alive():
+        _eliminate(state, adv, "ended", "is still inside as the game ends")
+    _end_game(state)
+
+
 def card_value(state: ChacState, card: str) -> int:
     value = state.values[card]
     if value == "casket":
@@ -775,6 +783,7 @@ FOLDERS: dict[str, Callable[[ChacState, Event], None]] = {
     "replaced": _replace,
     "declined_replacement": _decline,
     "scored": _scored,
+    "game_ended": _game_ended,
     "set_space": _set_space,
     "set_boulder": _set_boulder,
     "set_planks": _set_planks,

@@ -116,8 +116,9 @@ class ChacGame:
     """The Temple of Chac rules. Stateless: every call takes the state it works on."""
 
     name: ClassVar[str] = "chac"
-    # Host corrections: listed by `legal(state, None)`, never chosen by a random player.
-    corrections: ClassVar[frozenset[str]] = rules.CORRECTIONS
+    # The host's own commands (corrections, ending the game): listed by `legal(state, None)`,
+    # never chosen by a random player.
+    corrections: ClassVar[frozenset[str]] = rules.HOST_ONLY
 
     def setup(self, options: Mapping[str, Any], seats: list[str], seed: int) -> ChacState:
         state = new_state(options, seats, seed)

@@ -15,6 +15,7 @@ from companion.game.protocol import Command
 _CORRECTION_TEMPLATES = tuple(Command(c, None) for c in sorted(CORRECTIONS))
 _DICE = Command("dice", None)
 _WALLS = Command("walls", None)
+_END = Command("end_game", None)
 
 
 def legal(state: ChacState, seat: int | None) -> list[Command]:
@@ -52,6 +53,8 @@ def legal(state: ChacState, seat: int | None) -> list[Command]:
 
 def _legal_table(state: ChacState) -> list[Command]:
     out: list[Command] = []
+    if state.phase == "score":
+        return out  # the game has ended; the players who escaped enter their values
     if state.roll is not None:
         out.append(_DICE)
     if state.phase == "setup":
@@ -59,11 +62,11 @@ def _legal_table(state: ChacState) -> list[Command]:
             out.extend(
                 Command("first_dicekeeper", None, {"keeper": i}) for i in range(len(state.seats))
             )
-        return out
-    if state.phase == "walls":
-        out.append(_WALLS)
-    if state.phase != "score":
+    else:
+        if state.phase == "walls":
+            out.append(_WALLS)
         out.extend(_CORRECTION_TEMPLATES)
+    out.append(_END)
     return out
 
 

@@ -17,6 +17,8 @@ from companion.game.protocol import Command, RuleError
 Event = dict[str, Any]
 
 CORRECTIONS = frozenset({"set_space", "set_boulder", "set_planks"})
+# The host's own commands, which a random player never sends: the corrections, ending the game.
+HOST_ONLY = CORRECTIONS | {"end_game"}
 
 
 def _int(value: Any) -> bool:
@@ -507,6 +509,17 @@ def _score(state: ChacState, cmd: Command) -> list[Event]:
     return [{"type": "scored", "seat": seat, "values": values, "caskets": caskets}]
 
 
+def _end_game(state: ChacState, cmd: Command) -> list[Event]:
+    """The host ends the game early (the table has to stop): scored as at the rules' end."""
+    if cmd.seat is not None:
+        raise RuleError("Only the host ends the game early.")
+    if state.phase == "score":
+        raise RuleError(
+            "The game has ended: players who escaped enter their treasure values.", "CHAC-END-2"
+        )
+    return [{"type": "game_ended"}]
+
+
 # -- host corrections --------------------------------------------------------------------------
 
 
@@ -589,6 +602,7 @@ VALIDATORS: dict[str, Callable[[ChacState, Command], list[Event]]] = {
     "replace": _replace,
     "decline_replacement": _decline,
     "score": _score,
+    "end_game": _end_game,
     "set_space": _set_space,
     "set_boulder": _set_boulder,
     "set_planks": _set_planks,

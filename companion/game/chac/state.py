@@ -24,8 +24,9 @@ PURPOSES = {
 }
 
 # How an adventurer left play (public): by the exit, or what eliminated them (CHAC-LAVA-1,
-# CHAC-RIVER-2, CHAC-BRIDGE-1, CHAC-WALL-3, CHAC-BOUL-2, CHAC-BOUL-4).
-FATES = ("escaped", "lava", "river", "bridge", "walls", "boulder", "sealed")
+# CHAC-RIVER-2, CHAC-BRIDGE-1, CHAC-WALL-3, CHAC-BOUL-2, CHAC-BOUL-4), or still inside when
+# the host ended the game ("ended").
+FATES = ("escaped", "lava", "river", "bridge", "walls", "boulder", "sealed", "ended")
 
 
 @dataclass(slots=True)
