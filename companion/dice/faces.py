@@ -252,7 +252,7 @@ def measure_edges(bgr, face: Face, pips: Pips, dp: DiceParams) -> None:
         dist = _rays(bgr, face.centre, face_bgr, dirs, start, hi * r + 2, threshold)
         good = (dist >= lo * r) & np.isfinite(dist)
         finite = dist[np.isfinite(dist)]
-        if len(finite) >= 12 and finite.max() > 2.2 * finite.min():
+        if len(finite) >= 12 and finite.max() > 3.0 * finite.min():
             good &= False
         # A lone pip with other pips around it is a face whose other pips were missed.
         # Walk out from just past the pip: is the first thing met a spot of pip colour with
