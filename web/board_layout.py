@@ -8,10 +8,9 @@ schematic does not know are laid out in a row below the map (every space stays t
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
-from companion.game.chac.board import Board, load_board
+from companion.game.chac.board import Board
 
 # Grid units; the lava cell L(r,c) sits at (LAVA_X + c, LAVA_Y + r).
 LAVA_X, LAVA_Y = 1.0, 4.4
@@ -100,6 +99,9 @@ def layout(board: Board) -> dict[str, Any]:
     }
 
 
-@lru_cache(maxsize=4)
-def default_layout() -> dict[str, Any]:
-    return layout(load_board())
+def layout_for(path: str | None) -> dict[str, Any]:
+    """The layout of the board file at `path` (a game's `board` option; None: the default
+    board). Raises RuleError when the file cannot be read any more."""
+    from companion.game.chac.game import board_for  # loaded once per version of the file
+
+    return layout(board_for(path))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify
 
-from web.guard import state
+from companion.game.protocol import RuleError
+from web.guard import refuse, state
 from web.views import table_payload
 
 bp = Blueprint("table_api", __name__, url_prefix="/api/table")
@@ -17,11 +18,16 @@ def view():
 
 @bp.get("/board")
 def board():
-    """The map's layout, derived from the board data file (public: no game state in it)."""
-    from web.board_layout import default_layout
+    """The map's layout, derived from the current game's board file (the default board when
+    there is no game). Public: no game state in it."""
+    from web.board_layout import layout_for
 
-    response = jsonify(default_layout())
-    response.headers["Cache-Control"] = "max-age=3600"
+    board = state().table.public_view().get("board")
+    try:
+        response = jsonify(layout_for(board.get("file") if isinstance(board, dict) else None))
+    except RuleError as exc:
+        return refuse(404, f"The game's board file cannot be read: {exc.reason}")
+    response.headers["Cache-Control"] = "no-cache"  # a new game may use another board
     return response
 
 

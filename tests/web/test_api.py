@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from webplay import NAMES, host_client, seat_client, start_game, to_first_roll
+from webplay import NAMES, corrected_board, host_client, seat_client, start_game, to_first_roll
 
 
 def test_the_table_view_is_public_and_says_when_there_is_no_game(client):
@@ -252,3 +252,22 @@ def test_the_host_ends_the_game_early_and_undo_takes_it_back_chac_end_2(app, hos
     assert host.post("/api/host/undo").status_code == 200
     payload = host.get("/api/host").json
     assert not payload["over"] and payload["view"]["roll"]["purpose"] == "actions"
+
+
+def test_the_map_layout_follows_the_games_board_file(client, host, table, tmp_path):
+    """A game on a corrected board file gets that board's map, not the default one."""
+    default = client.get("/api/table/board").json
+    assert "C30" not in default["spaces"]
+    path = corrected_board(tmp_path)
+    start_game(host, board=str(path))
+    assert table.public_view()["board"] == {"name": "Our corrected temple", "file": str(path)}
+    response = client.get("/api/table/board")
+    assert response.headers["Cache-Control"] == "no-cache"
+    board = response.json
+    assert board["name"] == "Our corrected temple" and board["exit_from"] == "C30"
+    assert board["spaces"]["C30"]["kind"] == "corridor" and board["corridor"][-1] == "C30"
+    path.unlink()  # the file went away during the game: a clear refusal, not a wrong map
+    response = client.get("/api/table/board")
+    assert response.status_code == 404 and "board file" in response.json["error"]
+    start_game(host)
+    assert client.get("/api/table/board").json == default

@@ -13,6 +13,7 @@ from webplay import (
     CHROMIUM,
     CHROMIUM_ARGS,
     NAMES,
+    corrected_board,
     host_client,
     seat_client,
     start_game,
@@ -225,3 +226,50 @@ def test_pages_rejoin_and_catch_up_after_losing_their_stream(live_server, browse
     assert seat_page.get_attribute("#status", "data-state") == "reconnecting"
     seat_page.reload()
     assert "QR code" in seat_page.text_content("#message")
+
+
+_MAP_SHOWS = "[...document.querySelectorAll('#map text')].some((t) => t.textContent === '%s')"
+
+
+def test_the_map_draws_the_games_board_and_the_host_ends_the_game(live_server, browser, tmp_path):
+    """A game on a corrected board file is drawn on that board; the host's end-game button
+    asks for confirmation, then the game is scored and revealed (CHAC-END-2, CHAC-FAIR-1)."""
+    app = live_server.app
+    base = f"http://127.0.0.1:{live_server.port}"
+    errors: list[str] = []
+    table_page = browser.new_context(**DESKTOP).new_page()
+    watch_errors(table_page, errors)
+    table_page.goto(f"{base}/")
+    table_page.wait_for_selector("#status[data-state=live]")
+    wait_until(table_page, _MAP_SHOWS % "C29")
+    assert not table_page.evaluate(_MAP_SHOWS % "C30")
+    start_game(host_client(app), board=str(corrected_board(tmp_path)))
+    wait_until(table_page, _MAP_SHOWS % "C30")  # the page follows the new board
+
+    host = browser.new_context(**PHONE).new_page()
+    watch_errors(host, errors)
+    host.goto(f"{base}/host")
+    host.fill("#pin", app.extensions["chac"].access.pin)
+    host.click("#login-form button")
+    host.wait_for_selector("#host:not([hidden])")
+    wait_until(host, _MAP_SHOWS % "C30")
+    button = host.locator("#table-actions button[data-command=end_game]")
+    assert button.text_content() == "End the game now and score it"
+    asked: list[str] = []
+
+    def answer(dialog, accept: bool) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    host.once("dialog", lambda d: answer(d, False))
+    button.click()
+    host.wait_for_timeout(300)
+    assert asked and "End the game now?" in asked[0]
+    assert not app.extensions["chac"].table.is_over()
+    host.once("dialog", lambda d: answer(d, True))
+    button.click()
+    for page in (host, table_page):
+        page.wait_for_selector("#scores-card:not([hidden]) #reveal-check[data-checked=true]")
+    assert "did not escape" in table_page.text_content("#scores")
+    assert app.extensions["chac"].table.is_over()
+    assert not errors, errors

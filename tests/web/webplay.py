@@ -92,3 +92,21 @@ def write_glyph_pictures(data_dir) -> dict[int, bytes]:
         pictures[n] = out.getvalue()
         (folder / f"{n}.png").write_bytes(pictures[n])
     return pictures
+
+
+def corrected_board(directory: Path) -> Path:
+    """An owner's corrected board file: renamed, with one more corridor space (C30) before
+    the exit."""
+    from companion.game.chac.board import DEFAULT_BOARD
+
+    text = DEFAULT_BOARD.read_text(encoding="utf-8")
+    for old, new in (
+        ('name = "Temple of Chac (default reconstruction)"', 'name = "Our corrected temple"'),
+        ('"C28", "C29",\n]', '"C28", "C29", "C30",\n]'),
+        ('exit_from = "C29"', 'exit_from = "C30"'),
+    ):
+        assert old in text, old
+        text = text.replace(old, new)
+    path = directory / "our-board.toml"
+    path.write_text(text, encoding="utf-8")
+    return path

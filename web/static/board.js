@@ -7,9 +7,15 @@ const Board = (() => {
   const SEAT_COLOURS = ["#e63946", "#2a9df4", "#2bb673", "#f4a300", "#b565f0", "#f06eaa"];
   const UNIT = 1;
   let layoutPromise = null;
+  let layoutBoard = null;
 
-  function layout() {
-    if (!layoutPromise) layoutPromise = fetch("/api/table/board").then((r) => r.json());
+  // The layout of the board the view's game uses; fetched again when that board changes.
+  function layout(view) {
+    const board = view === undefined ? layoutBoard : JSON.stringify((view && view.board) || null);
+    if (!layoutPromise || board !== layoutBoard) {
+      layoutBoard = board;
+      layoutPromise = fetch("/api/table/board").then((r) => r.json());
+    }
     return layoutPromise;
   }
 
@@ -24,7 +30,7 @@ const Board = (() => {
 
   // opts: {targets: {space: label}, onTap(space), highlightSeat}
   async function draw(svg, view, opts) {
-    const L = await layout();
+    const L = await layout(view);
     opts = opts || {};
     const [x0, y0, x1, y1] = L.bounds;
     svg.setAttribute("viewBox", `${x0} ${y0} ${x1 - x0} ${y1 - y0}`);

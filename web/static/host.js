@@ -131,7 +131,7 @@
       ...v.seats.filter((s) => s.adventurer && s.adventurer.status === "alive")
         .map((s) => el("option", { value: String(s.seat) }, `${s.adventurer.name} (${s.name})`)),
       el("option", { value: "boulder" }, "The boulder"));
-    Board.layout().then((L) => {
+    Board.layout(v).then((L) => {
       to.replaceChildren(...Object.keys(L.spaces).map((name) => el("option", { value: name }, name)));
       if (keepTo) to.value = keepTo;
     });

@@ -68,7 +68,8 @@ def public_view(state: ChacState) -> dict[str, Any]:
             slabs[cell] = {"state": "unknown", "number": None}
     view: dict[str, Any] = {
         "game": "chac",
-        "board": board.name,
+        # Which board this game is played on, so the pages draw that one.
+        "board": {"name": board.name, "file": state.options["board"]},
         "round": state.round,
         "phase": state.phase,
         "dicekeeper": state.dicekeeper,

@@ -71,6 +71,8 @@ def test_the_board_option_plays_on_another_board_chac_boul_3(tmp_path):
     path = tmp_path / "mine.toml"
     path.write_text(DEFAULT.replace('A = "C9"', 'A = "C7"'), encoding="utf-8")
     p = Play(options={"board": str(path)})
+    assert p.view()["board"] == {"name": load_board().name, "file": str(path)}
     p.to_actions()
     p.do("set_boulder", None, to="C7")
     assert p.view()["sun_open"]["A"]
+    assert Play().view()["board"]["file"] is None, "the default board"
