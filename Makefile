@@ -29,8 +29,12 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# The quick benchmarks; bench/soak.py (whole games over HTTP) runs for an hour on its own.
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/screens.py
+	$(BIN)/python bench/web.py
+	$(BIN)/python bench/dice.py $(wildcard ../shared/data/dice/*/)
 
 clean:
 	rm -rf $(VENV) var .pytest_cache
