@@ -79,7 +79,7 @@ class DiceParams:
     confidence_threshold: float = 0.5
     min_confidence: float = 0.15
     cocked_squash: float = 0.82
-    view_squash: float = 1.0
+    view_squash: float = 0.9
     max_dice: int = 25
     overlap: float = 0.85
 

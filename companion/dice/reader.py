@@ -156,20 +156,25 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     squashes = [f.squash for f in kept if f.face >= 2] or round_pips
     many = len(kept) >= 3
     reference = float(np.median(squashes)) if many else profile.dice.view_squash
-    pip_reference = float(np.median(round_pips)) if many else profile.dice.view_squash
+    pip_reference = float(np.median(round_pips)) if many else 0.95
+
+    def is_cocked(f: facefit.Face) -> bool:
+        pip_squash = 1 / float(facefit.middle(pips.elongation[f.pips]))
+        return (
+            f.squash < profile.dice.cocked_squash * reference and pip_squash < pip_reference - 0.05
+        )
+
+    cocked = [f for f in kept if is_cocked(f)]
     dice: list[Die] = []
     for f in kept:
         conf = _confidence(f, profile)
         if conf < profile.dice.min_confidence:
             continue  # more likely not a die at all; a missed die shows in the count
-        x1, y1, x2, y2 = f.box
         centre = (float(f.centre[0]), float(f.centre[1]))
-        pip_squash = 1 / float(facefit.middle(pips.elongation[f.pips]))
-        if (
-            f.squash < profile.dice.cocked_squash * reference
-            and pip_squash < (1 + profile.dice.cocked_squash) / 2 * pip_reference
-        ):
+        if any(f is c for c in cocked):
             dice.append(Die(None, f.box, centre, conf, (COCKED,)))
+        elif any(math.dist(f.centre, c.centre) < _size(c) / c.squash**0.5 for c in cocked):
+            continue  # the side a cocked die shows, not another die
         elif conf < profile.dice.confidence_threshold:
             dice.append(Die(f.face, f.box, centre, conf, (UNCERTAIN,)))
         else:

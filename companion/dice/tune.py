@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from companion.dice.profile import Profile
 from companion.dice.scoring import Sample, Score, score
 
-# (section, key): the numbers worth searching; the rest describe the camera and dice sizes.
+# (section, key): the numbers worth searching; the rest describe dice sizes and timing.
 TUNABLE = (
     ("pips", "threshold"),
     ("pips", "min_ring_contrast"),
@@ -24,6 +24,7 @@ TUNABLE = (
     ("dice", "edge_tolerance"),
     ("dice", "min_edge_score"),
     ("dice", "confidence_threshold"),
+    ("dice", "view_squash"),  # how obliquely this camera sees the tray
 )
 STEPS = (0.8, 1.25)
 

@@ -158,3 +158,11 @@ def test_twenty_five_dice():
     )
     reading = read(synth.render(scene, rng), expected=25)
     assert reading.values == sorted(faces), reading.problems
+
+
+def test_a_lone_cocked_die_is_flagged_too():
+    rng = np.random.default_rng(13)
+    cocked = _die(5, 320, 52, size=46, tilt=46, tilt_dir=90, cocked=True)
+    reading = read(synth.render(_tray([cocked], "felt-blue", tray_wall=22), rng), expected=1)
+    assert [d.flags for d in reading.dice] == [(COCKED,)]
+    assert reading.values == []
