@@ -41,7 +41,8 @@ def _responses(bgr: np.ndarray, kernel: np.ndarray) -> list[tuple[int, np.ndarra
     one channel (white on red in B and G, red on blue in R, black on ivory in all three),
     and a channel where the whole die stands out from the tray must not hide it."""
     out = []
-    for channel in cv2.split(bgr):
+    # Smoothing before the top-hat (once, on the frame) steadies each pip's peak.
+    for channel in cv2.split(cv2.GaussianBlur(bgr, (5, 5), 1.0)):
         for polarity, op in ((-1, cv2.MORPH_BLACKHAT), (1, cv2.MORPH_TOPHAT)):
             out.append((polarity, cv2.morphologyEx(channel, op, kernel)))
     return out
@@ -116,10 +117,9 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (p.kernel, p.kernel))
     rows = []
     for polarity, response in _responses(bgr, kernel):
-        smooth = cv2.GaussianBlur(response, (5, 5), 1.0)
         peaks = cv2.bitwise_and(
-            cv2.compare(smooth, cv2.dilate(smooth, _PEAK), cv2.CMP_GE),
-            cv2.compare(smooth, p.threshold, cv2.CMP_GT),
+            cv2.compare(response, cv2.dilate(response, _PEAK), cv2.CMP_GE),
+            cv2.compare(response, p.threshold, cv2.CMP_GT),
         )
         # A flat top is many equal maxima: keep the first of each run, across and down.
         peaks[:, 1:] &= ~peaks[:, :-1]
@@ -129,13 +129,13 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
             continue
         found = found.reshape(-1, 2)
         xs, ys = found[:, 0], found[:, 1]
-        peak = smooth[ys, xs].astype(np.float32)
+        peak = response[ys, xs].astype(np.float32)
         if len(peak) > p.max_peaks:
             # Textured trays have many faint peaks: measure only the strongest.
             top = np.argpartition(-peak, p.max_peaks)[: p.max_peaks]
             xs, ys, peak = xs[top], ys[top], peak[top]
         xy = np.column_stack([xs, ys]).astype(np.float64)
-        radius, elong, closed = _extent(smooth, xy, peak, p)
+        radius, elong, closed = _extent(response, xy, peak, p)
         keep = closed & (radius >= p.min_radius) & (elong <= p.max_aspect)
         if keep.any():
             n = int(keep.sum())
