@@ -36,6 +36,11 @@ class Pips:
         return len(self.r)
 
 
+def _none() -> Pips:
+    empty = np.zeros((0,))
+    return Pips(np.zeros((0, 2)), empty, empty, empty, empty, np.zeros((0, 3)), np.zeros((0, 3)))
+
+
 def _responses(bgr: np.ndarray, kernel: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """Black and white top-hats of B, G and R, each on its own: a pip stands out in at least
     one channel (white on red in B and G, red on blue in R, black on ivory in all three),
@@ -145,10 +150,7 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
                 )
             )
     if not rows:
-        empty = np.zeros((0,))
-        return Pips(
-            np.zeros((0, 2)), empty, empty, empty, empty, np.zeros((0, 3)), np.zeros((0, 3))
-        )
+        return _none()
     arr = np.vstack(rows)
     # One pip peaks in several channels within a pixel or two: measure it once.
     cell = np.column_stack([np.round(arr[:, :2] / 3), arr[:, 5]]).astype(np.int64)
@@ -169,6 +171,11 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     # The response's half-height is only a first guess at a pip's outline (a pip near a die's
     # corner merges with it there): measure the outline in colour, between pip and face.
     face_bgr = _ring(bgr, xy, r, p).mean(axis=1)
+    # Spots that hardly differ from their surroundings need no closer look.
+    worth = np.linalg.norm(pip_bgr - face_bgr, axis=1) >= 0.5 * p.min_ring_contrast
+    if not worth.any():
+        return _none()
+    arr, xy, r, pip_bgr, face_bgr = arr[worth], xy[worth], r[worth], pip_bgr[worth], face_bgr[worth]
     r, elong = _colour_extent(bgr, xy, r, pip_bgr, face_bgr, p)
     ring_bgr = _ring(bgr, xy, r, p)
     face_bgr = np.median(ring_bgr, axis=1)
