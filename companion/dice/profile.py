@@ -73,7 +73,7 @@ class FaceParams:
 class DiceParams:
     edge_tolerance: float = 0.05
     edge_min: float = 14.0
-    min_edge_score: float = 0.75
+    min_edge_score: float = 0.625
     one_pip_size: tuple[float, float] = (2.2, 8.0)
     one_pip_min_radius: float = 2.5
     confidence_threshold: float = 0.5
