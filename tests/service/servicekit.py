@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion.game.chac import ChacGame
+
 SEATS = ["Ana", "Ben", "Caro", "Dan", "Eve", "Fay"]
 
 
@@ -31,5 +33,10 @@ def to_first_roll(table) -> None:
     """A new six-seat game, taken to its first "roll 5 dice" prompt with legal commands."""
     assert table.new_game("chac", {}, SEATS, seed=1).ok
     while not any(p.kind == "roll" for p in table.prompts()):
-        command = next(c for seat in [None, *range(len(SEATS))] for c in table.legal(seat))
+        command = next(
+            c
+            for seat in [None, *range(len(SEATS))]
+            for c in table.legal(seat)
+            if c.type not in ChacGame.corrections  # host-only: corrections and end_game
+        )
         assert table.submit(command).ok
