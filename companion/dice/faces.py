@@ -228,14 +228,7 @@ def check_missing(bgr, face: Face, pips: Pips) -> None:
         between = face.centre + _BEYOND_TWO[:, 1] @ to_image
         pip_there = _pip_like(bgr, beyond, face_bgr, pip_bgr, face.contrast)
         face_between = _face_like(bgr, between, face_bgr, face.contrast)
-        # A pip has face on either side of it; the tray beyond a die does not.
-        out = beyond - face.centre
-        across = np.column_stack([-out[:, 1], out[:, 0]])
-        across *= 2.0 * float(middle(pips.r[idx])) / np.hypot(*across.T)[:, None]
-        flanked = _face_like(bgr, beyond + across, face_bgr, face.contrast) & _face_like(
-            bgr, beyond - across, face_bgr, face.contrast
-        )
-        face.missing_pip |= bool((pip_there & face_between & flanked).any())
+        face.missing_pip |= bool((pip_there & face_between).any())
 
 
 _AXES = np.array([[1, 0], [0, 1], [-1, 0], [0, -1]], float)
