@@ -56,21 +56,32 @@ def _responses(bgr: np.ndarray, kernel: np.ndarray) -> list[tuple[int, np.ndarra
 _DIRS = np.array([(math.cos(a), math.sin(a)) for a in np.arange(8) * math.pi / 4])
 
 
+def _ray_offsets(length: int) -> tuple[np.ndarray, np.ndarray]:
+    """Whole-pixel (dx, dy) steps 1..length along each of the 8 rays: (8, length) each."""
+    steps = np.arange(1, length + 1, dtype=np.float64)
+    off = np.round(steps[None, :, None] * _DIRS[:, None, :]).astype(np.intp)
+    return off[..., 0], off[..., 1]
+
+
 def _extent(response: np.ndarray, xy: np.ndarray, peak: np.ndarray, p: PipParams):
     """Each peak's half-height distance along 8 rays: (radius, elongation, closed)."""
     h, w = response.shape
-    steps = np.arange(1, p.max_radius + 2, dtype=np.float32)
-    pts = xy[:, None, None, :] + steps[None, None, :, None] * _DIRS[None, :, None, :]
-    px = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
-    py = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+    n_steps = p.max_radius + 1
+    dx, dy = _ray_offsets(n_steps)
+    # Peaks sit on whole pixels, so each ray is a fixed set of pixel offsets.
+    xs = xy[:, 0].astype(np.intp)[:, None, None]
+    ys = xy[:, 1].astype(np.intp)[:, None, None]
+    px = np.clip(xs + dx[None], 0, w - 1)
+    py = np.clip(ys + dy[None], 0, h - 1)
     prof = response[py, px].astype(np.float32)  # (n, 8, steps)
-    low = prof < 0.65 * peak[:, None, None]
+    level = peak[:, None, None]
+    low = prof < 0.65 * level
     # A ray also ends where the response starts rising again (a neighbour, a die's edge).
     rising = np.zeros_like(low)
-    rising[..., 1:] = prof[..., 1:] > prof[..., :-1] + 0.08 * peak[:, None, None]
+    rising[..., 1:] = prof[..., 1:] > prof[..., :-1] + 0.08 * level
     end = low | rising
     closed = end.any(axis=2)
-    reach = np.where(closed, end.argmax(axis=2) + 0.5, len(steps) + 1.0)
+    reach = np.where(closed, end.argmax(axis=2) + 0.5, n_steps + 1.0)
     diam = reach[:, :4] + reach[:, 4:]
     radius = reach.mean(axis=1)
     elong = diam.max(axis=1) / np.maximum(diam.min(axis=1), 1.0)
