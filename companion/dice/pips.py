@@ -45,12 +45,12 @@ def _responses(bgr: np.ndarray, kernel: np.ndarray) -> list[tuple[int, np.ndarra
     """Black and white top-hats of B, G and R, each on its own: a pip stands out in at least
     one channel (white on red in B and G, red on blue in R, black on ivory in all three),
     and a channel where the whole die stands out from the tray must not hide it."""
-    out = []
-    # Smoothing before the top-hat (once, on the frame) steadies each pip's peak.
-    for channel in cv2.split(cv2.GaussianBlur(bgr, (5, 5), 1.0)):
-        for polarity, op in ((-1, cv2.MORPH_BLACKHAT), (1, cv2.MORPH_TOPHAT)):
-            out.append((polarity, cv2.morphologyEx(channel, op, kernel)))
-    return out
+    # Smoothing before the top-hat (once, on the frame) steadies each pip's peak; both
+    # top-hats work on all three channels in one pass.
+    smooth = cv2.GaussianBlur(bgr, (5, 5), 1.0)
+    black = cv2.split(cv2.morphologyEx(smooth, cv2.MORPH_BLACKHAT, kernel))
+    white = cv2.split(cv2.morphologyEx(smooth, cv2.MORPH_TOPHAT, kernel))
+    return [pair for c in range(3) for pair in ((-1, black[c]), (1, white[c]))]
 
 
 _DIRS = np.array([(math.cos(a), math.sin(a)) for a in np.arange(8) * math.pi / 4])
@@ -113,9 +113,13 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     steps = np.arange(0.5, p.max_radius + 1.5, 0.5, dtype=np.float32)
     pts = xy[:, None, None, :] + steps[None, None, :, None] * _DIRS[None, :, None, :]
     colour = _sample(bgr, pts)  # (n, 8, steps, 3)
-    to_face = np.linalg.norm(colour - face_bgr[:, None, None, :], axis=3)
-    to_pip = np.linalg.norm(colour - pip_bgr[:, None, None, :], axis=3)
-    out = (to_face < to_pip) & (steps[None, None, :] > 0.5 * r0[:, None, None])
+    # Nearer the face than the pip: compare squared distances (no square roots needed).
+    to_face = colour - face_bgr[:, None, None, :]
+    to_pip = colour - pip_bgr[:, None, None, :]
+    nearer_face = np.einsum("...c,...c->...", to_face, to_face) < np.einsum(
+        "...c,...c->...", to_pip, to_pip
+    )
+    out = nearer_face & (steps[None, None, :] > 0.5 * r0[:, None, None])
     reach = np.where(out.any(axis=2), steps[out.argmax(axis=2)] - 0.25, steps[-1] + 0.5)
     edge = reach[..., None] * _DIRS[None, :, :]  # outline points around the centre
     edge = edge - edge.mean(axis=1, keepdims=True)
