@@ -141,14 +141,18 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
             cv2.compare(response, cv2.dilate(response, _PEAK), cv2.CMP_GE),
             cv2.compare(response, p.threshold, cv2.CMP_GT),
         )
-        # A flat top is many equal maxima: keep the first of each run, across and down.
-        peaks[:, 1:] &= ~peaks[:, :-1]
-        peaks[1:, :] &= ~peaks[:-1, :]
         found = cv2.findNonZero(peaks)
         if found is None:
             continue
         found = found.reshape(-1, 2)
+        # A flat top is many equal maxima: keep the first of each run across, then the
+        # first of what is left down each column.
         xs, ys = found[:, 0], found[:, 1]
+        xl, yu = np.maximum(xs - 1, 0), np.maximum(ys - 1, 0)
+        left = (peaks[ys, xl] > 0) & (xs > 0)
+        above = (peaks[yu, xs] > 0) & ~((peaks[yu, xl] > 0) & (xs > 0)) & (ys > 0)
+        first = ~left & ~above
+        xs, ys = xs[first], ys[first]
         peak = response[ys, xs].astype(np.float32)
         if len(peak) > p.max_peaks:
             # Textured trays have many faint peaks: measure only the strongest.
