@@ -42,15 +42,16 @@ def _none() -> Pips:
 
 
 def _responses(bgr: np.ndarray, kernel: np.ndarray) -> list[tuple[int, np.ndarray]]:
-    """Black and white top-hats of B, G and R, each on its own: a pip stands out in at least
-    one channel (white on red in B and G, red on blue in R, black on ivory in all three),
-    and a channel where the whole die stands out from the tray must not hide it."""
-    # Smoothing before the top-hat (once, on the frame) steadies each pip's peak; both
-    # top-hats work on all three channels in one pass.
+    """Black and white top-hats of B, G and R, each channel on its own (H x W x 3 each): a
+    pip stands out in at least one channel (white on red in B and G, red on blue in R, black
+    on ivory in all three), and a channel where the whole die stands out from the tray must
+    not hide it."""
+    # Smoothing before the top-hat (once, on the frame) steadies each pip's peak.
     smooth = cv2.GaussianBlur(bgr, (5, 5), 1.0)
-    black = cv2.split(cv2.morphologyEx(smooth, cv2.MORPH_BLACKHAT, kernel))
-    white = cv2.split(cv2.morphologyEx(smooth, cv2.MORPH_TOPHAT, kernel))
-    return [pair for c in range(3) for pair in ((-1, black[c]), (1, white[c]))]
+    return [
+        (-1, cv2.morphologyEx(smooth, cv2.MORPH_BLACKHAT, kernel)),
+        (1, cv2.morphologyEx(smooth, cv2.MORPH_TOPHAT, kernel)),
+    ]
 
 
 _DIRS = np.array([(math.cos(a), math.sin(a)) for a in np.arange(8) * math.pi / 4])
@@ -135,42 +136,46 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     size."""
     h, w = bgr.shape[:2]
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (p.kernel, p.kernel))
-    rows = []
+    rows = {}
     for polarity, response in _responses(bgr, kernel):
         peaks = cv2.bitwise_and(
             cv2.compare(response, cv2.dilate(response, _PEAK), cv2.CMP_GE),
             cv2.compare(response, p.threshold, cv2.CMP_GT),
         )
-        found = cv2.findNonZero(peaks)
+        # All three channels at once: the H x W x 3 mask seen as one H x 3W image.
+        found = cv2.findNonZero(peaks.reshape(h, w * 3))
         if found is None:
             continue
         found = found.reshape(-1, 2)
+        xs, ys, cs = found[:, 0] // 3, found[:, 1], found[:, 0] % 3
         # A flat top is many equal maxima: keep the first of each run across, then the
         # first of what is left down each column.
-        xs, ys = found[:, 0], found[:, 1]
         xl, yu = np.maximum(xs - 1, 0), np.maximum(ys - 1, 0)
-        left = (peaks[ys, xl] > 0) & (xs > 0)
-        above = (peaks[yu, xs] > 0) & ~((peaks[yu, xl] > 0) & (xs > 0)) & (ys > 0)
+        left = (peaks[ys, xl, cs] > 0) & (xs > 0)
+        above = (peaks[yu, xs, cs] > 0) & ~((peaks[yu, xl, cs] > 0) & (xs > 0)) & (ys > 0)
         first = ~left & ~above
-        xs, ys = xs[first], ys[first]
-        peak = response[ys, xs].astype(np.float32)
-        if len(peak) > p.max_peaks:
-            # Textured trays have many faint peaks: measure only the strongest.
-            top = np.argpartition(-peak, p.max_peaks)[: p.max_peaks]
-            xs, ys, peak = xs[top], ys[top], peak[top]
-        xy = np.column_stack([xs, ys]).astype(np.float64)
-        radius, elong, closed = _extent(response, xy, peak, p)
-        keep = closed & (radius >= p.min_radius) & (elong <= p.max_aspect)
-        if keep.any():
-            n = int(keep.sum())
-            rows.append(
-                np.column_stack(
+        xs, ys, cs = xs[first], ys[first], cs[first]
+        for c in range(3):
+            mine = cs == c
+            cx, cy = xs[mine], ys[mine]
+            peak = response[cy, cx, c].astype(np.float32)
+            if len(peak) > p.max_peaks:
+                # Textured trays have many faint peaks: measure only the strongest.
+                top = np.argpartition(-peak, p.max_peaks)[: p.max_peaks]
+                cx, cy, peak = cx[top], cy[top], peak[top]
+            if not len(peak):
+                continue
+            xy = np.column_stack([cx, cy]).astype(np.float64)
+            radius, elong, closed = _extent(response[..., c], xy, peak, p)
+            keep = closed & (radius >= p.min_radius) & (elong <= p.max_aspect)
+            if keep.any():
+                n = int(keep.sum())
+                rows[(c, polarity)] = np.column_stack(
                     [xy[keep], radius[keep], elong[keep], peak[keep], np.full(n, polarity)]
                 )
-            )
     if not rows:
         return _none()
-    arr = np.vstack(rows)
+    arr = np.vstack([rows[k] for k in sorted(rows)])
     # One pip peaks in several channels within a pixel or two: measure it once.
     cell = np.column_stack([np.round(arr[:, :2] / 3), arr[:, 5]]).astype(np.int64)
     order = np.lexsort((-arr[:, 4], cell[:, 2], cell[:, 1], cell[:, 0]))
