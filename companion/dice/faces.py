@@ -123,6 +123,10 @@ def _rot(a: float) -> np.ndarray:
     return np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
 
 
+_AFFINE_SRC = {n: np.hstack([t, np.ones((len(t), 1))]) for n, t in TEMPLATES.items()}
+_AFFINE_SOLVE = {n: np.linalg.pinv(src) for n, src in _AFFINE_SRC.items()}
+
+
 def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | None:
     """Fit the pattern of len(points) pips. Returns (residual, spacing, angle, squash, centre)
     or None when the count has no pattern. Residual and squash use an affine fit when the
@@ -138,26 +142,34 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     if spacing < 1e-6:
         return None
     base = math.atan2(rel[far, 1], rel[far, 0]) - math.pi / 4
+    # The four ways the pattern can sit (quarter turns), all at once: (4, n, 2) predictions.
+    angles = base + np.arange(4) * (math.pi / 2)
+    cos, sin = np.cos(angles) * spacing, np.sin(angles) * spacing
+    px = tpl[:, 0] * cos[:, None] - tpl[:, 1] * sin[:, None]
+    py = tpl[:, 0] * sin[:, None] + tpl[:, 1] * cos[:, None]
+    costs = np.hypot(px[:, :, None] - rel[:, 0], py[:, :, None] - rel[:, 1])  # (4, n, n)
     best = None
     for k in range(4):
-        angle = base + k * math.pi / 2
-        pred = tpl @ (_rot(angle) * spacing).T
-        cost = np.hypot(*(pred[:, None, :] - rel[None, :, :]).transpose(2, 0, 1))
-        order = _assign(cost)
-        residual = float(cost[np.arange(n), order].max()) / spacing
+        order = _assign(costs[k])
+        residual = float(costs[k][np.arange(n), order].max()) / spacing
         if best is None or residual < best[0]:
-            best = (residual, angle, order)
+            best = (residual, float(angles[k]), order)
     residual, angle, order = best
     squash = 1.0
     if n >= 4:
-        src = np.hstack([tpl, np.ones((n, 1))])
-        sol, *_ = np.linalg.lstsq(src, points[order], rcond=None)
-        affine = sol[:2].T
-        sv = np.linalg.svd(affine, compute_uv=False)
-        squash = float(sv[1] / sv[0])
-        err = np.hypot(*(src @ sol - points[order]).T).max()
-        residual = min(residual, float(err) / math.sqrt(sv[0] * sv[1]))
-        spacing = float(math.sqrt(sv[0] * sv[1]))
+        matched = points[order]
+        sol = _AFFINE_SOLVE[n] @ matched  # least-squares affine map, template -> image
+        a, b, c, d = sol[0, 0], sol[1, 0], sol[0, 1], sol[1, 1]
+        # singular values of the 2x2 linear part, in closed form
+        fro = a * a + b * b + c * c + d * d
+        det = abs(a * d - b * c)
+        big = math.sqrt((fro + math.sqrt(max(fro * fro - 4 * det * det, 0.0))) / 2)
+        small = det / big if big > 0 else 0.0
+        squash = small / big if big > 0 else 0.0
+        err = np.hypot(*(_AFFINE_SRC[n] @ sol - matched).T).max()
+        area = math.sqrt(big * small)
+        residual = min(residual, float(err) / area) if area > 0 else residual
+        spacing = area
     return residual, spacing, angle, squash, centre
 
 
