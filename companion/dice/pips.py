@@ -64,9 +64,10 @@ def _ray_offsets(length: int) -> tuple[np.ndarray, np.ndarray]:
     return off[..., 0], off[..., 1]
 
 
-def _extent(response: np.ndarray, xy: np.ndarray, peak: np.ndarray, p: PipParams):
-    """Each peak's half-height distance along 8 rays: (radius, elongation, closed)."""
-    h, w = response.shape
+def _extent(response: np.ndarray, xy: np.ndarray, ch: np.ndarray, peak: np.ndarray, p: PipParams):
+    """Each peak's half-height distance along 8 rays in its channel `ch` of the H x W x 3
+    response: (radius, elongation, closed)."""
+    h, w = response.shape[:2]
     n_steps = p.max_radius + 1
     dx, dy = _ray_offsets(n_steps)
     # Peaks sit on whole pixels, so each ray is a fixed set of pixel offsets.
@@ -74,7 +75,7 @@ def _extent(response: np.ndarray, xy: np.ndarray, peak: np.ndarray, p: PipParams
     ys = xy[:, 1].astype(np.intp)[:, None, None]
     px = np.clip(xs + dx[None], 0, w - 1)
     py = np.clip(ys + dy[None], 0, h - 1)
-    prof = response[py, px].astype(np.float32)  # (n, 8, steps)
+    prof = response[py, px, ch[:, None, None]].astype(np.float32)  # (n, 8, steps)
     level = peak[:, None, None]
     low = prof < 0.65 * level
     # A ray also ends where the response starts rising again (a neighbour, a die's edge).
@@ -155,23 +156,25 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
         above = (peaks[yu, xs, cs] > 0) & ~((peaks[yu, xl, cs] > 0) & (xs > 0)) & (ys > 0)
         first = ~left & ~above
         xs, ys, cs = xs[first], ys[first], cs[first]
+        picked = []
         for c in range(3):
-            mine = cs == c
-            cx, cy = xs[mine], ys[mine]
-            peak = response[cy, cx, c].astype(np.float32)
-            if len(peak) > p.max_peaks:
+            mine = np.flatnonzero(cs == c)
+            if len(mine) > p.max_peaks:
                 # Textured trays have many faint peaks: measure only the strongest.
-                top = np.argpartition(-peak, p.max_peaks)[: p.max_peaks]
-                cx, cy, peak = cx[top], cy[top], peak[top]
-            if not len(peak):
-                continue
-            xy = np.column_stack([cx, cy]).astype(np.float64)
-            radius, elong, closed = _extent(response[..., c], xy, peak, p)
-            keep = closed & (radius >= p.min_radius) & (elong <= p.max_aspect)
-            if keep.any():
-                n = int(keep.sum())
+                strength = response[ys[mine], xs[mine], c].astype(np.float32)
+                mine = mine[np.argpartition(-strength, p.max_peaks)[: p.max_peaks]]
+            picked.append(mine)
+        pick = np.concatenate(picked)
+        xs, ys, cs = xs[pick], ys[pick], cs[pick]
+        peak = response[ys, xs, cs].astype(np.float32)
+        xy = np.column_stack([xs, ys]).astype(np.float64)
+        radius, elong, closed = _extent(response, xy, cs, peak, p)
+        keep = closed & (radius >= p.min_radius) & (elong <= p.max_aspect)
+        for c in range(3):
+            mine = keep & (cs == c)
+            if mine.any():
                 rows[(c, polarity)] = np.column_stack(
-                    [xy[keep], radius[keep], elong[keep], peak[keep], np.full(n, polarity)]
+                    [xy[mine], radius[mine], elong[mine], peak[mine], np.full(mine.sum(), polarity)]
                 )
     if not rows:
         return _none()
