@@ -208,7 +208,8 @@ def main() -> int:
     print(
         f"rolls: {soak.rolls['camera']} entered by the camera "
         f"({soak.rolls['misread']} of them read wrongly), "
-        f"{soak.rolls['confirmed']} confirmed by the host"
+        f"{soak.rolls['confirmed']} confirmed by the host, "
+        f"{soak.rolls['unread']} not read at all (typed in by hand)"
     )
     if lat:
         print(
