@@ -38,7 +38,12 @@ class WebConfig:
     host: str = setting("0.0.0.0", "Address the pages listen on; 127.0.0.1 keeps them local.")
     port: int = setting(8080, "TCP port of the pages.", low=1, high=65535)
     threads: int = setting(
-        24, "Web worker threads; each open page holds one (16 or more).", low=4, high=128
+        32,
+        "Web worker threads. Each open page holds one for its live updates (12 phones, the "
+        "host and the table pages: 14), and dice, QR codes and camera pictures need spare ones "
+        "beside them, so keep 32 or more; an idle thread costs only its stack.",
+        low=4,
+        high=128,
     )
 
 
@@ -77,7 +82,9 @@ class DisplayConfig:
     )
     port: int = setting(1, "I2C bus number (/dev/i2c-N).", low=0, high=31)
     address: int = setting(0x3C, "I2C address of the OLED (0x3C or 0x3D).", low=0x03, high=0x77)
-    rotation: int = setting(0, "Turns of 90 degrees: 0, 1, 2 or 3.", low=0, high=3)
+    rotation: Literal[0, 2] = setting(
+        0, "Turns of 90 degrees: 0, or 2 for upside down (the screen is landscape, so not 1 or 3)."
+    )
     contrast: int = setting(255, "Brightness 0-255.", low=0, high=255)
     dim_after: float = setting(
         120.0, "Seconds without a change before the screen dims; 0 never dims.", low=0, high=86400
@@ -189,7 +196,7 @@ def _check(name: str, kind: Any, value: Any, meta: Any) -> Any:
     origin = typing.get_origin(kind)
     if origin is Literal:
         choices = typing.get_args(kind)
-        if value not in choices:
+        if isinstance(value, bool) or value not in choices:  # False == 0 would pass otherwise
             raise ConfigError(f"{name}: must be one of {', '.join(map(repr, choices))}")
         return value
     if origin is tuple:

@@ -27,6 +27,17 @@ def test_no_file_gives_the_documented_defaults():
     assert cfg.hardware == "auto"
 
 
+def test_default_web_threads_serve_twelve_phones_the_host_and_the_table_at_once():
+    # Each open page holds a worker thread for its event stream; requests need spare ones.
+    streams = 12 + 2
+    assert config.load().web.threads >= 2 * streams
+    assert "each open page holds one" in config.documented_keys()["web.threads"].lower()
+
+
+def test_a_display_turned_upside_down_is_accepted(tmp_path):
+    assert config.load(write(tmp_path, "[display]\nrotation = 2\n")).display.rotation == 2
+
+
 def test_a_file_changes_only_what_it_names(tmp_path):
     cfg = config.load(
         write(
@@ -60,6 +71,9 @@ def test_an_unknown_section_is_named(tmp_path):
         ("[web]\nport = '8080'\n", "web.port: must be a whole number"),
         ("hardware = 'raspberry'\n", "hardware: must be one of 'auto', 'pi', 'sim'"),
         ("[display]\ndriver = 'ssd1309'\n", "display.driver: must be one of"),
+        ("[display]\nrotation = 1\n", "display.rotation: must be one of 0, 2"),
+        ("[display]\nrotation = 3\n", "display.rotation: must be one of 0, 2"),
+        ("[display]\nrotation = false\n", "display.rotation: must be one of 0, 2"),
         ("[mdns]\nenabled = 'yes'\n", "mdns.enabled: must be true or false"),
         ("[camera]\nresolution = [640]\n", "camera.resolution: must be a list of 2 numbers"),
         ("[buttons]\nhold_time = -1\n", "buttons.hold_time: must be between 0.1 and 10"),
