@@ -42,6 +42,9 @@ Clock = Callable[[], float]
 GlyphSource = Callable[[int], "Image.Image | None"]
 
 NOTICE_S = 4.0
+# Notices waiting at most; older ones are dropped. When commands come faster than notices
+# run out, the people looking at the OLED want the latest few, not minutes of backlog.
+MAX_NOTICES = 3
 PEEK_S = 5.0
 # Commands answered by typing one number on the panel: command -> (argument, lowest, highest).
 NUMBER_COMMANDS = {"slab": ("number", 1, 14)}  # CHAC-LAVA-3: the number under a turned slab
@@ -475,6 +478,9 @@ class Panel:
             self._prompt_index = 0
 
     def _notify(self, screen: Screen) -> None:
+        if len(self._notices) >= MAX_NOTICES:
+            self._notices.popleft()  # the oldest, even on screen: the newer ones matter more
+            self._notice_until = self._clock() + self.notice_s
         if not self._notices:
             self._notice_until = self._clock() + self.notice_s
         self._notices.append(screen)
@@ -503,6 +509,8 @@ class Panel:
         # A refusal answers the button just pressed: show it before anything queued.
         self._notices.appendleft(common.notice("Not possible", outcome.reason))
         self._notice_until = self._clock() + self.notice_s
+        if len(self._notices) > MAX_NOTICES:
+            del self._notices[1]  # the oldest of those waiting behind it
         return False
 
     def _decipher(self, seat: int) -> dict | None:

@@ -7,7 +7,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from companion.game.protocol import Command
-from companion.panel import Panel
+from companion.panel import NOTICE_S, Panel
 from companion.rolls import RollWatcher, TrayState
 from companion.table import Table
 from hardware.buttons import ButtonEvent
@@ -115,6 +115,29 @@ def test_stepping_onto_a_trap_slab_is_typed_in_and_the_elimination_shown(table):
     screen = press(panel, "OK")
     assert screen.name == "fates" and screen.find(name)
     assert table.public_view()["seats"][0]["adventurer"]["status"] == "eliminated"
+
+
+def test_notices_arriving_faster_than_they_run_out_keep_only_the_latest_few(table):
+    """Commands from phones can come faster than the OLED's notices expire: the screen shows
+    the latest ones and is back to the table's state in a few notices' time, not minutes."""
+    started(table)
+    table.submit(Command("set_space", None, {"player": 0, "to": "C5"}))
+    trap = sorted(table.public_view()["traps"].values())[0]
+    clock = Clock()
+    panel = Panel(table, clock=clock)
+    panel.tick()
+    for _ in range(40):  # Ana falls into the lava (CHAC-LAVA-1), the host undoes it, again
+        table.submit(Command("move", 0, {"to": "L(3,3)"}))
+        table.submit(Command("slab", 0, {"number": trap}))
+        panel.tick()
+        assert panel.screen().name == "fates"
+        table.undo()
+        table.undo()
+        panel.tick()
+    for _ in range(3):  # the latest three notices at most
+        clock.now += NOTICE_S
+        panel.tick()
+    assert panel.screen().name != "fates"
 
 
 def test_several_waiting_prompts_are_stepped_through_with_down(table):
