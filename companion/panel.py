@@ -539,19 +539,20 @@ def _notices_between(old: dict, new: dict) -> list[Screen]:
         moved = new["boulder"]["index"] - old["boulder"]["index"]
         out.append(chac_screens.boulder(new, moved, last.get("values") or ()))
     before = _fates(old)
-    after = _fates(new)
-    eliminated = [n for n, s in after.items() if s == "eliminated" and before.get(n) != s]
-    escaped = [n for n, s in after.items() if s == "escaped" and before.get(n) != s]
-    if eliminated or escaped:
+    left = {n: fate for n, fate in _fates(new).items() if fate and not before.get(n)}
+    if left:
+        eliminated = [n for n, fate in left.items() if fate != "escaped"]
+        escaped = [n for n, fate in left.items() if fate == "escaped"]
         out.append(chac_screens.fates(eliminated, escaped))
     return out
 
 
-def _fates(view: dict) -> dict[str, str]:
+def _fates(view: dict) -> dict[str, str | None]:
+    """Each adventurer's `fate`: how it left play, None while waiting or in the temple."""
     out = {}
     for seat in view.get("seats") or []:
         for key in ("previous", "adventurer"):
             adv = seat.get(key)
             if adv:
-                out[adv["first_name"]] = adv["status"]
+                out[adv["first_name"]] = adv["fate"]
     return out

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
+from companion.game.chac.board import DEFAULT_BOARD, load_board
 from companion.game.protocol import Command
 from companion.panel import NOTICE_S, Panel
 from companion.rolls import RollWatcher, TrayState
@@ -115,6 +116,21 @@ def test_stepping_onto_a_trap_slab_is_typed_in_and_the_elimination_shown(table):
     screen = press(panel, "OK")
     assert screen.name == "fates" and screen.find(name)
     assert table.public_view()["seats"][0]["adventurer"]["status"] == "eliminated"
+
+
+def test_an_adventurer_leaving_by_the_exit_is_shown_as_escaped(table):
+    """CHAC-EXIT-1: the OLED names the adventurer who just left the temple by the exit."""
+    started(table)
+    exit_from = load_board(DEFAULT_BOARD).exit_from
+    table.submit(Command("set_space", None, {"player": 0, "to": exit_from}))
+    panel = Panel(table)
+    panel.tick()
+    assert table.submit(Command("move", 0, {"to": "exit"})).ok
+    panel.tick()
+    name = table.public_view()["seats"][0]["adventurer"]["first_name"]
+    screen = panel.screen()
+    assert screen.name == "fates" and f"{name} escaped" in screen.text
+    assert "Eliminated" not in screen.text
 
 
 def test_notices_arriving_faster_than_they_run_out_keep_only_the_latest_few(table):
