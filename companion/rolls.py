@@ -40,6 +40,7 @@ class TrayState:
     confident: bool = False  # every die read for sure, and as many as the table expects
     problems: tuple[str, ...] = ()  # what a person should check, in words
     reading: Any = None  # the dice reader's Reading, for outlining the dice on the picture
+    view: Any = None  # the image the reader saw (the calibrated tray); readings refer to it
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,8 @@ class RollWatcher:
         self._armed = False  # the dice moved since the table last changed with a still tray
         self._moving = False
         self._seen_version = table.version
-        self._latest: Any = None
+        self._latest: Any = None  # the newest raw frame
+        self._view: tuple[Any, Any] | None = None  # (frame, the tray as the reader saw it)
         self._jpeg: tuple[Any, bytes] | None = None  # (frame, its JPEG)
         self.last_submitted: tuple[int, ...] | None = None
         self.last_submitted_version = 0  # the table's version once those dice were entered
@@ -91,6 +93,7 @@ class RollWatcher:
             return
         prompt = roll_prompt(self.table)
         state = self.watch(frame.image, prompt.dice if prompt else None)
+        self._view = (frame, frame.image if state.view is None else state.view)
         with self._lock:
             version = self.table.version
             if version != self._seen_version:
@@ -165,17 +168,23 @@ class RollWatcher:
 
     # --- the host page's camera picture -----------------------------------------------------
 
+    def latest_image(self) -> Any:
+        """The newest raw camera frame (BGR), or None before the first: calibration's input."""
+        frame = self._latest
+        return None if frame is None else frame.image
+
     def camera_jpeg(self) -> bytes | None:
-        """The latest frame as JPEG, dice outlined when the reader can draw them."""
+        """The tray as the dice reader sees it, as JPEG, dice outlined when the reader can
+        draw them."""
         frame = self._latest
         if frame is None:
             return None
+        frame, image = self._view or (frame, frame.image)
         cached = self._jpeg
         if cached is not None and cached[0] is frame:
             return cached[1]
         import cv2
 
-        image = frame.image
         if self._shown is not None:
             from companion.dice.annotate import annotate
 
@@ -207,47 +216,61 @@ class RollWatcher:
                 log.exception("A pending-reading listener failed")
 
 
-def tray_watcher(profile_path: str | None = None, agree: int = 2) -> TrayWatcher:
+def tray_watcher(profile: Callable[[], Any] | None = None, agree: int = 2) -> TrayWatcher:
     """The dice reader behind settle detection, with the table's needs added: nothing is read
     before the dice have moved (dice lying in the tray when the companion starts are not a
     new roll), and `agree` successive still frames are read once the dice rest. The reading
     is confident only if the reader is sure of each and they all say the same: sensor noise
     differs from frame to frame, so one lucky or unlucky frame does not decide a roll. A hand
-    in the tray counts as motion."""
+    in the tray counts as motion.
+
+    `profile()` returns the calibration profile (calibration.profile.CalibrationProfile) to
+    use for this frame, e.g. a ProfileSource's `current`; the reader sees the calibrated tray
+    only. None uses the built-in profile and the whole frame."""
     from companion.dice import reader
-    from companion.dice.profile import load
     from companion.dice.reading import HAND
     from companion.dice.settle import SettleDetector
 
-    profile = load(profile_path)
-    settle = profile.settle
-    detector = SettleDetector(profile)  # its motion measure; the arming is ours
+    if profile is None:
+        from calibration.profile import load
+
+        fixed = load(None)
+        profile = lambda: fixed  # noqa: E731
+    in_use = profile()
+    detector = SettleDetector(in_use.dice)  # its motion measure; the arming is ours
     memory: dict[str, Any] = {"still": 0, "in_motion": False, "reads": []}
 
     def watch(image: Any, expected: int | None) -> TrayState:
-        if detector.motion(image) > settle.moving_fraction:
+        nonlocal in_use, detector
+        current = profile()
+        if current is not in_use:  # recalibrated: frames before and after do not compare
+            in_use, detector = current, SettleDetector(current.dice)
+        dice = current.dice
+        settle = dice.settle
+        view = current.tray_view(image)
+        if detector.motion(view) > settle.moving_fraction:
             memory.update(still=0, in_motion=True, reads=[])
-            return TrayState(moving=True)
+            return TrayState(moving=True, view=view)
         if not memory["in_motion"]:
-            return TrayState(moving=False)
+            return TrayState(moving=False, view=view)
         memory["still"] += 1
         if memory["still"] < settle.still_frames:
-            return TrayState(moving=True)  # coming to rest
-        reading = reader.read(image, profile, expected)
+            return TrayState(moving=True, view=view)  # coming to rest
+        reading = reader.read(view, dice, expected)
         if reading.status == HAND:  # a still hand: wait for it to leave
             memory.update(still=0, reads=[])
-            return TrayState(moving=True)
+            return TrayState(moving=True, view=view)
         reads = memory["reads"]
         reads.append(reading)
         if len(reads) < agree:
-            return TrayState(moving=True)
+            return TrayState(moving=True, view=view)
         memory.update(in_motion=False, reads=[])
         first = reads[0]
         if not first.is_reading:
-            return TrayState(moving=False)
+            return TrayState(moving=False, view=view)
         same = all(r.values == first.values for r in reads)
         problems = first.problems if same else (*first.problems, "successive frames disagree")
         confident = same and all(r.ok for r in reads)
-        return TrayState(False, tuple(first.values), confident, problems, first)
+        return TrayState(False, tuple(first.values), confident, problems, first, view)
 
     return watch

@@ -36,6 +36,7 @@ log = logging.getLogger("companion.service")
 DB_NAME = "events.sqlite"  # the same file `companion run` has always used
 LOOP_TICK_S = 0.05
 DISPLAY_RETRY_S = 30.0
+CALIBRATION_SCREEN_S = 300.0  # the OLED guides calibration until it rests this long
 
 
 @dataclass
@@ -79,11 +80,16 @@ class CameraWorker:
         self.retry_after = retry_after
         self.heartbeat = time.monotonic()
         self._reader_failing = False
+        self._reopen = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
 
     def start(self) -> None:
         self._thread.start()
+
+    def reopen(self) -> None:
+        """Close and open the camera before the next frame (its settings changed)."""
+        self._reopen.set()
 
     def alive(self, within: float) -> bool:
         """The thread runs and finished a step (a frame or a retry wait) within `within` s."""
@@ -95,6 +101,9 @@ class CameraWorker:
         while not self._stop.is_set():
             self.heartbeat = time.monotonic()
             try:
+                if self._reopen.is_set():
+                    self._reopen.clear()
+                    self.camera.close()
                 if not self.camera.is_open:
                     self.camera.open()
                     log.info("Camera open: %s", getattr(self.camera, "name", "camera"))
@@ -256,13 +265,16 @@ class Service:
             raise
 
     def _assemble(self, limits: Any) -> None:
+        from calibration.profile import default_path
+        from companion.profile_source import ProfileSource
         from companion.rolls import RollWatcher, tray_watcher
 
         config = self.config
         self._display: Any = None
         self.screen = Screen(self._display_opener(), self.health)
+        self.profile = ProfileSource(config.dice.profile or default_path(self.data_dir))
         self.camera = self._make_camera()
-        watch = tray_watcher(config.dice.profile or None) if self.camera is not None else None
+        watch = tray_watcher(self.profile.current) if self.camera is not None else None
         self.rolls = RollWatcher(self.table, watch, auto_submit=config.dice.auto_submit)
         self.buttons = self._make_buttons()
         self.simulator = None
@@ -280,6 +292,7 @@ class Service:
             self.camera_worker = CameraWorker(
                 self.camera, self.rolls.on_frame, self.health, cam.fps, cam.retry_after
             )
+            self.profile.subscribe(self._recalibrated)
         else:
             self.health.set("camera", "off")
         self._web_thread = threading.Thread(target=self.web.serve, name="web", daemon=True)
@@ -315,7 +328,7 @@ class Service:
         from hardware.camera import CameraSettings, FolderCamera, PiCamera, UsbCamera
 
         width, height = cam.resolution
-        settings = CameraSettings(width=width, height=height)
+        settings = self.profile.profile.camera_settings(CameraSettings(width=width, height=height))
         if kind == "pi":
             return PiCamera(settings)
         if kind == "usb":
@@ -357,9 +370,36 @@ class Service:
             limits=limits,
         )
         sim.install(app, self)
+        self._attach_calibration(app)
         self.access = app.extensions["chac"].access
         web = self.config.web
         return WebServer(app, web.host, web.port, web.threads)
+
+    def _attach_calibration(self, app: Any) -> None:
+        """Calibration works on raw frames and writes the profile this service reads."""
+        from calibration.session import CalibrationSession
+        from web.calibration import attach
+
+        session = CalibrationSession(self.data_dir, profile_path=self.profile.path)
+        self.calibration = attach(
+            app,
+            latest_image=self.rolls.latest_image,
+            camera_settings=lambda: getattr(self.camera, "settings", None),
+            session=session,
+        )
+
+    def _recalibrated(self, profile: Any) -> None:
+        """A newly saved profile: the camera takes its settings (the reader already reads
+        with it)."""
+        camera = self.camera
+        current = getattr(camera, "settings", None)
+        if current is None:
+            return  # a simulated or recorded camera has no settings to change
+        settings = profile.camera_settings(current)
+        if settings != current:
+            camera.settings = settings
+            self.camera_worker.reopen()
+            log.info("Camera settings from the calibration profile applied")
 
     def _make_panel(self) -> Any:
         from companion.panel import Panel, glyphs_in
@@ -422,6 +462,7 @@ class Service:
         ping_every = watchdog_interval()
         next_ping = 0.0
         first = True
+        shown_guide: tuple[int, bool] | None = None
         while not self._stop.is_set():
             if self.buttons is not None:
                 event = self.buttons.next_event(timeout=LOOP_TICK_S)
@@ -434,12 +475,15 @@ class Service:
                 log.error("The web server stopped; exiting so that systemd restarts the service.")
                 return 1
             changed = self._guarded(self.panel.tick)
+            guide = self._calibration_key()
+            if guide != shown_guide:
+                changed, shown_guide = True, guide
             if changed or self.health.changed.is_set() or first:
                 if self.health.changed.is_set():
                     self.notifier.status(self._status_line())
                 first = False
                 self.health.changed.clear()
-                screen = self._guarded(self.panel.screen)
+                screen = self._guarded(self._oled_screen)
                 if screen is not None:
                     self.screen.show(screen.image)
             else:
@@ -449,6 +493,19 @@ class Service:
                 self.notifier.watchdog()
                 next_ping = now + ping_every
         return 0
+
+    def _calibration_key(self) -> tuple[int, bool]:
+        """Changes whenever the OLED's calibration guide appears, changes or goes."""
+        desk = self.calibration
+        return desk.version, desk.active(CALIBRATION_SCREEN_S)
+
+    def _oled_screen(self) -> Any:
+        """The table's screen, or what to do next while the owner calibrates."""
+        desk = self.calibration
+        if desk.active(CALIBRATION_SCREEN_S):
+            with desk.lock:
+                return desk.session.guide().screen()
+        return self.panel.screen()
 
     @staticmethod
     def _guarded(action: Callable[..., Any], *args: Any) -> Any:
@@ -528,8 +585,8 @@ def main(
     """`companion run`: settings from `config_path`, then the command line's overrides."""
     import sys
 
+    from calibration.profile import ProfileError
     from companion.config import ConfigError, load
-    from companion.dice.profile import ProfileError
     from companion.store import StoreError
 
     overrides: dict[str, Any] = {}
@@ -556,7 +613,10 @@ def main(
     except StoreError as exc:
         log.error("Cannot open the event log: %s", exc)
         return 1
-    except (OSError, ProfileError) as exc:  # e.g. the port is taken, a bad dice profile
+    except ProfileError as exc:  # names the file and the key
+        log.error("Cannot start: calibration profile: %s", exc)
+        return 1
+    except OSError as exc:  # e.g. the port is taken
         log.error("Cannot start: %s", exc)
         return 1
     return service.run()

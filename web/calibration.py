@@ -22,11 +22,20 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, render_template_string
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    current_app,
+    jsonify,
+    render_template_string,
+    request,
+)
 
 from web.guard import json_body, refuse, require_host, state
 
@@ -44,6 +53,12 @@ class Desk:
     latest_image: Callable[[], Any]  # -> BGR image or None
     camera_settings: Callable[[], Any] = lambda: None  # -> CameraSettings in use, or None
     lock: threading.Lock = field(default_factory=threading.Lock)
+    version: int = 0  # counts the owner's actions, so the OLED redraws the guide
+    acted_at: float | None = None  # time.monotonic() of the last action
+
+    def active(self, within: float) -> bool:
+        """The owner acted on the calibration within the last `within` seconds."""
+        return self.acted_at is not None and time.monotonic() - self.acted_at < within
 
 
 def attach(
@@ -81,6 +96,16 @@ def _jpeg_image() -> Any:
     import numpy as np
 
     return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+
+
+@bp.after_request
+def _acted(response: Response) -> Response:
+    if request.method == "POST" and response.status_code < 400:
+        desk = current_app.extensions.get("calibration")
+        if desk is not None:
+            desk.version += 1
+            desk.acted_at = time.monotonic()
+    return response
 
 
 def _reply(ok: bool = True) -> Response:
