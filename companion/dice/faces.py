@@ -17,6 +17,11 @@ TEMPLATES = {n: np.array(pts) / PIP_OFFSET for n, pts in PIP_LAYOUT.items()}
 _HALF_FACE = 0.5 / PIP_OFFSET  # the face's half-width in pip spacings
 
 
+def _within(a: np.ndarray, lo, hi) -> np.ndarray:
+    """np.clip without its per-call overhead (it is called on small arrays, often)."""
+    return np.minimum(np.maximum(a, lo), hi)
+
+
 @dataclass
 class Face:
     face: int
@@ -198,7 +203,7 @@ def _rays(bgr, centre, face_bgr, directions, start, stop, threshold):
     px = np.round(pts[..., 0]).astype(int)
     py = np.round(pts[..., 1]).astype(int)
     inside = (px >= 0) & (py >= 0) & (px < w) & (py < h)
-    px, py = np.clip(px, 0, w - 1), np.clip(py, 0, h - 1)
+    px, py = _within(px, 0, w - 1), _within(py, 0, h - 1)
     dist = np.linalg.norm(bgr[py, px].astype(np.float32) - face_bgr, axis=2)
     away = (dist > threshold) | ~inside
     hit = away.argmax(axis=1)
@@ -223,8 +228,8 @@ _BEYOND_TWO = np.array(
 def _pip_like(bgr, points, face_bgr, pip_bgr, contrast) -> np.ndarray:
     """Which points look like a pip rather than the face."""
     h, w = bgr.shape[:2]
-    px = np.clip(np.round(points[..., 0]).astype(int), 0, w - 1)
-    py = np.clip(np.round(points[..., 1]).astype(int), 0, h - 1)
+    px = _within(np.round(points[..., 0]).astype(int), 0, w - 1)
+    py = _within(np.round(points[..., 1]).astype(int), 0, h - 1)
     colour = bgr[py, px].astype(np.float32)
     from_face = np.linalg.norm(colour - face_bgr, axis=-1)
     from_pip = np.linalg.norm(colour - pip_bgr, axis=-1)
@@ -233,8 +238,8 @@ def _pip_like(bgr, points, face_bgr, pip_bgr, contrast) -> np.ndarray:
 
 def _face_like(bgr, points, face_bgr, contrast) -> np.ndarray:
     h, w = bgr.shape[:2]
-    px = np.clip(np.round(points[..., 0]).astype(int), 0, w - 1)
-    py = np.clip(np.round(points[..., 1]).astype(int), 0, h - 1)
+    px = _within(np.round(points[..., 0]).astype(int), 0, w - 1)
+    py = _within(np.round(points[..., 1]).astype(int), 0, h - 1)
     distance = np.linalg.norm(bgr[py, px].astype(np.float32) - face_bgr, axis=-1)
     return distance < min(0.25 * contrast, 30.0)
 

@@ -20,6 +20,11 @@ _PEAK = np.ones((5, 5), np.uint8)
 _LUMA = np.array([0.114, 0.587, 0.299])
 
 
+def _within(a: np.ndarray, lo, hi) -> np.ndarray:
+    """np.clip without its per-call overhead (it is called on small arrays, often)."""
+    return np.minimum(np.maximum(a, lo), hi)
+
+
 @dataclass(frozen=True)
 class Pips:
     """Candidates as parallel arrays (one row per pip)."""
@@ -73,8 +78,8 @@ def _extent(response: np.ndarray, xy: np.ndarray, ch: np.ndarray, peak: np.ndarr
     # Peaks sit on whole pixels, so each ray is a fixed set of pixel offsets.
     xs = xy[:, 0].astype(np.intp)[:, None, None]
     ys = xy[:, 1].astype(np.intp)[:, None, None]
-    px = np.clip(xs + dx[None], 0, w - 1)
-    py = np.clip(ys + dy[None], 0, h - 1)
+    px = _within(xs + dx[None], 0, w - 1)
+    py = _within(ys + dy[None], 0, h - 1)
     prof = response[py, px, ch[:, None, None]].astype(np.float32)  # (n, 8, steps)
     level = peak[:, None, None]
     low = prof < 0.65 * level
@@ -95,8 +100,8 @@ def _ring(bgr: np.ndarray, xy: np.ndarray, r: np.ndarray, p: PipParams) -> np.nd
     h, w = bgr.shape[:2]
     radius = p.ring_scale * r + 1.5
     pts = xy[:, None, :] + radius[:, None, None] * _RING[None, :, :]
-    px = np.clip(np.round(pts[..., 0]).astype(int), 0, w - 1)
-    py = np.clip(np.round(pts[..., 1]).astype(int), 0, h - 1)
+    px = _within(np.round(pts[..., 0]).astype(int), 0, w - 1)
+    py = _within(np.round(pts[..., 1]).astype(int), 0, h - 1)
     return bgr[py, px].astype(np.float32)
 
 
@@ -139,10 +144,12 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (p.kernel, p.kernel))
     rows = {}
     for polarity, response in _responses(bgr, kernel):
-        peaks = cv2.bitwise_and(
-            cv2.compare(response, cv2.dilate(response, _PEAK), cv2.CMP_GE),
-            cv2.compare(response, p.threshold, cv2.CMP_GT),
-        )
+        # A peak is the largest in its 5x5 neighbourhood and above the threshold (at most
+        # 200, so floor(threshold) + 1 fits a byte): for whole-number responses, above t
+        # is at least floor(t) + 1.
+        floor = cv2.dilate(response, _PEAK)
+        np.maximum(floor, np.uint8(math.floor(p.threshold) + 1), out=floor)
+        peaks = cv2.compare(response, floor, cv2.CMP_GE)
         # All three channels at once: the H x W x 3 mask seen as one H x 3W image.
         found = cv2.findNonZero(peaks.reshape(h, w * 3))
         if found is None:
@@ -187,8 +194,8 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     first[1:] = np.any(cell[1:] != cell[:-1], axis=1)
     arr = arr[first]
     xy, r = arr[:, :2], arr[:, 2]
-    ix = np.clip(np.round(xy[:, 0]).astype(int), 1, w - 2)
-    iy = np.clip(np.round(xy[:, 1]).astype(int), 1, h - 2)
+    ix = _within(np.round(xy[:, 0]).astype(int), 1, w - 2)
+    iy = _within(np.round(xy[:, 1]).astype(int), 1, h - 2)
     # Pip colour: the 3x3 neighbour farthest from the face's brightness, so a glint on a
     # dark pip does not count as the pip.
     around = np.stack([bgr[iy + dy, ix + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)], 1)
