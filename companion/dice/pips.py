@@ -120,12 +120,11 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     steps = np.arange(0.5, p.max_radius + 1.5, 0.5, dtype=np.float32)
     pts = xy[:, None, None, :] + steps[None, None, :, None] * _DIRS[None, :, None, :]
     colour = _sample(bgr, pts)  # (n, 8, steps, 3)
-    # Nearer the face than the pip: compare squared distances (no square roots needed).
-    to_face = colour - face_bgr[:, None, None, :]
-    to_pip = colour - pip_bgr[:, None, None, :]
-    nearer_face = np.einsum("...c,...c->...", to_face, to_face) < np.einsum(
-        "...c,...c->...", to_pip, to_pip
-    )
+    # Nearer the face than the pip: on the face's side of the plane halfway between the two
+    # colours, |c - f| < |c - p|  <=>  c.(p - f) < (|p|^2 - |f|^2) / 2.
+    towards_pip = (pip_bgr - face_bgr).astype(np.float32)
+    halfway = np.einsum("nc,nc->n", pip_bgr, pip_bgr) - np.einsum("nc,nc->n", face_bgr, face_bgr)
+    nearer_face = np.einsum("nkjc,nc->nkj", colour, towards_pip) < (halfway / 2)[:, None, None]
     out = nearer_face & (steps[None, None, :] > 0.5 * r0[:, None, None])
     reach = np.where(out.any(axis=2), steps[out.argmax(axis=2)] - 0.25, steps[-1] + 0.5)
     edge = reach[..., None] * _DIRS[None, :, :]  # outline points around the centre
