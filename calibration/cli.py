@@ -47,8 +47,16 @@ def add_dice_command(kinds) -> None:
         ),
     )
     p.add_argument("sets", nargs="+", metavar="DIR")
-    p.add_argument("--profile", help="profile to start from (default: the shipped default)")
-    p.add_argument("--out", metavar="FILE", help="write the tuned profile here")
+    p.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="profile to start from, e.g. DATA_DIR/profile.toml (default: the shipped one)",
+    )
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="write the tuned profile here (camera and tray sections kept as they were)",
+    )
     p.add_argument("--rounds", type=int, default=2, help="passes over the numbers (default 2)")
     p.add_argument(
         "--limit", type=int, default=80, metavar="N", help="use at most N images per set"
@@ -59,13 +67,13 @@ def add_dice_command(kinds) -> None:
 def run_dice(args) -> int:
     from dataclasses import replace
 
+    from calibration.profile import ProfileError, load, save
     from companion.dice.cli import format_table
-    from companion.dice.profile import ProfileError, load, save
     from companion.dice.scoring import LabelError, load_set
     from companion.dice.tune import tune
 
     try:
-        profile = load(args.profile)
+        calibrated = load(args.profile)
         sets = {}
         for folder in args.sets:
             samples = load_set(folder)
@@ -77,12 +85,13 @@ def run_dice(args) -> int:
         return 2
     n = sum(len(s) for s in sets.values())
     print(f"tuning on {n} images from {len(sets)} set(s)...", flush=True)
+    profile = calibrated.dice
     result = tune(sets, profile, rounds=args.rounds, progress=lambda m: print(" ", m, flush=True))
     print("before:")
     print(format_table([s.summary() for s in result.before]))
     print("after:")
     print(format_table([s.summary() for s in result.after]))
-    tuned = replace(result.profile, name=f"{profile.name}, tuned")
+    tuned = replace(calibrated, dice=replace(result.profile, name=f"{profile.name}, tuned"))
     if args.out:
         save(tuned, args.out)
         print(f"wrote {args.out} ({result.tried} settings tried)")
