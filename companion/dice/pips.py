@@ -75,12 +75,19 @@ def _extent(response: np.ndarray, xy: np.ndarray, ch: np.ndarray, peak: np.ndarr
     h, w = response.shape[:2]
     n_steps = p.max_radius + 1
     dx, dy = _ray_offsets(n_steps)
-    # Peaks sit on whole pixels, so each ray is a fixed set of pixel offsets.
-    xs = xy[:, 0].astype(np.intp)[:, None, None]
-    ys = xy[:, 1].astype(np.intp)[:, None, None]
-    px = _within(xs + dx[None], 0, w - 1)
-    py = _within(ys + dy[None], 0, h - 1)
-    prof = response[py, px, ch[:, None, None]].astype(np.float32)  # (n, 8, steps)
+    # Peaks sit on whole pixels, so each ray is a fixed set of offsets into the flat array;
+    # only peaks near the frame's border need their rays clipped to it.
+    xs = xy[:, 0].astype(np.intp)
+    ys = xy[:, 1].astype(np.intp)
+    idx = ((ys * w + xs) * 3 + ch)[:, None, None] + ((dy * w + dx) * 3)[None]
+    edge = np.flatnonzero(
+        (xs < n_steps) | (ys < n_steps) | (xs >= w - n_steps) | (ys >= h - n_steps)
+    )
+    if len(edge):
+        px = _within(xs[edge, None, None] + dx[None], 0, w - 1)
+        py = _within(ys[edge, None, None] + dy[None], 0, h - 1)
+        idx[edge] = (py * w + px) * 3 + ch[edge, None, None]
+    prof = response.ravel()[idx].astype(np.float32)  # (n, 8, steps)
     level = peak[:, None, None]
     low = prof < 0.65 * level
     # A ray also ends where the response starts rising again (a neighbour, a die's edge).
