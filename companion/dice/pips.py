@@ -238,13 +238,18 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     ).any(axis=1)
     strong, sx, sr, d = strong[~glint], sx[~glint], sr[~glint], d[~glint][:, ~glint]
     near = d < 1.8 * np.maximum.outer(sr, sr) + 0.5
-    suppressed = np.zeros(len(strong), bool)
+    # Strongest first, each kept spot suppresses its near ones (neighbour lists, row-wise).
+    rows, cols = np.nonzero(near)
+    starts = np.searchsorted(rows, np.arange(len(strong) + 1)).tolist()
+    cols = cols.tolist()
+    suppressed = bytearray(len(strong))
     keep = []
     for i in range(len(strong)):
         if not suppressed[i]:
-            keep.append(strong[i])
-            suppressed |= near[i]
-    k = np.array(keep, dtype=int)
+            keep.append(i)
+            for j in cols[starts[i] : starts[i + 1]]:
+                suppressed[j] = 1
+    k = strong[np.array(keep, dtype=int)]
     # Dark or bright by brightness, whichever channel found it (yellow on teal is bright).
     polarity = np.where((pip_bgr[k] - face_bgr[k]) @ _LUMA > 0, 1.0, -1.0)
     return Pips(xy[k], r[k], polarity, contrast[k], elong[k], face_bgr[k], pip_bgr[k])
