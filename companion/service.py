@@ -328,7 +328,8 @@ class Service:
         from hardware.camera import CameraSettings, FolderCamera, PiCamera, UsbCamera
 
         width, height = cam.resolution
-        settings = self.profile.profile.camera_settings(CameraSettings(width=width, height=height))
+        self._camera_base = CameraSettings(width=width, height=height)  # before calibration
+        settings = self.profile.profile.camera_settings(self._camera_base)
         if kind == "pi":
             return PiCamera(settings)
         if kind == "usb":
@@ -395,7 +396,7 @@ class Service:
         current = getattr(camera, "settings", None)
         if current is None:
             return  # a simulated or recorded camera has no settings to change
-        settings = profile.camera_settings(current)
+        settings = profile.camera_settings(self._camera_base)
         if settings != current:
             camera.settings = settings
             self.camera_worker.reopen()

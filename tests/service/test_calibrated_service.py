@@ -19,6 +19,7 @@ from companion import service as service_module
 from companion.dice import synth
 from companion.profile_source import ProfileSource
 from companion.rolls import tray_watcher
+from hardware.camera import CameraSettings
 
 LEFT = ((0.0, 0.0), (0.5, 0.0), (0.5, 1.0), (0.0, 1.0))
 RIGHT = ((0.5, 0.0), (1.0, 0.0), (1.0, 1.0), (0.5, 1.0))
@@ -103,6 +104,11 @@ def test_a_calibrated_profile_named_in_the_settings_sets_the_camera(tmp_path, st
     settings = running.service.camera.settings
     assert settings.exposure_us == 23000 and settings.colour_gains == (2.0, 1.4)
     assert (settings.width, settings.height) == running.service.config.camera.resolution
+    # Calibrated again while running: the camera takes the new profile's settings.
+    _save(path, tray=LEFT, camera={"exposure_us": 9000})
+    assert running.service.profile.refresh()
+    settings = running.service.camera.settings
+    assert settings.exposure_us == 9000 and settings.colour_gains == CameraSettings().colour_gains
 
 
 def test_calibration_on_the_host_page_takes_effect_without_a_restart(tmp_path, start_service):
