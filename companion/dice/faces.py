@@ -200,12 +200,11 @@ def _rays(bgr, centre, face_bgr, directions, start, stop, threshold):
     h, w = bgr.shape[:2]
     steps = np.arange(start, stop, 1.0)
     pts = centre[None, None, :] + steps[None, :, None] * directions[:, None, :]
-    px = np.round(pts[..., 0]).astype(int)
-    py = np.round(pts[..., 1]).astype(int)
-    inside = (px >= 0) & (py >= 0) & (px < w) & (py < h)
-    px, py = _within(px, 0, w - 1), _within(py, 0, h - 1)
-    dist = np.linalg.norm(bgr[py, px].astype(np.float32) - face_bgr, axis=2)
-    away = (dist > threshold) | ~inside
+    pix = np.round(pts).astype(int)
+    clipped = _within(pix, 0, (w - 1, h - 1))
+    outside = (pix != clipped).any(axis=-1)
+    diff = bgr[clipped[..., 1], clipped[..., 0]].astype(np.float32) - face_bgr
+    away = (np.einsum("...c,...c->...", diff, diff) > threshold * threshold) | outside
     hit = away.argmax(axis=1)
     return np.where(away.any(axis=1), steps[hit], np.inf)
 
