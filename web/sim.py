@@ -18,7 +18,16 @@ from __future__ import annotations
 import ipaddress
 from typing import Any
 
-from flask import Blueprint, Flask, Response, abort, current_app, jsonify, request
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    render_template,
+    request,
+)
 
 from web.guard import json_body, refuse, require_host
 from web.routes_seat import outcome_response
@@ -94,7 +103,8 @@ def _this_machine_only():
 
 @sim_bp.get("/sim")
 def sim_page():
-    return Response(SIM_PAGE, mimetype="text/html", headers=NO_STORE)
+    # The same controls as on the host page (templates/sim_controls.html, static/sim.js).
+    return render_template("sim.html"), NO_STORE
 
 
 @sim_bp.get("/api/sim/state")
@@ -165,82 +175,3 @@ def sim_camera_plug():
     except RuntimeError as exc:
         return refuse(400, str(exc))
     return jsonify(ok=True)
-
-
-SIM_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Chac Companion: simulated table</title>
-<style>
-body{font-family:system-ui,sans-serif;background:#1b1d1f;color:#eee;margin:1rem;max-width:60rem}
-h1{font-size:1.2rem}section{margin:1rem 0}a{color:#9cf}
-#oled{width:384px;height:192px;image-rendering:pixelated;border:6px solid #000;background:#000}
-#camera{max-width:100%;width:480px;background:#222}
-button{font-size:1rem;padding:.5rem .8rem;margin:.2rem;border-radius:.4rem;border:0;
-background:#3a6ea5;color:#fff;cursor:pointer}button.hold{background:#6a4c93}
-#status{white-space:pre-wrap;font-family:monospace;background:#111;padding:.5rem}
-.err{color:#f88}
-</style></head><body>
-<h1>Simulated table</h1>
-<p><a href="/">Table page</a> &middot; <a href="/host">Host page</a></p>
-<section><h2>OLED</h2><img id="oled" alt="The companion's screen"></section>
-<section><h2>Buttons</h2>
-<button data-b="UP">Up</button><button data-b="DOWN">Down</button>
-<button data-b="OK">OK</button><button data-b="BACK">Back</button>
-<button data-b="MENU">Menu</button>
-<button class="hold" data-b="BACK" data-hold="1">Hold Back (undo)</button>
-<button class="hold" data-b="MENU" data-hold="1">Hold Menu (peek)</button>
-</section>
-<section><h2>Dice tray</h2>
-<label>Dice <input id="count" type="number" min="1" max="12" placeholder="auto"></label>
-<label>Faces <input id="values" placeholder="random, or e.g. 3 5 1"></label>
-<button id="throw">Throw</button>
-<button id="plug">Unplug camera</button>
-<p id="msg"></p>
-<img id="camera" alt="What the camera sees">
-</section>
-<section><h2>Status</h2><div id="status">...</div></section>
-<script>
-const $ = (id) => document.getElementById(id);
-async function post(url, body) {
-  const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
-    body: JSON.stringify(body)});
-  const data = await r.json();
-  $("msg").textContent = r.ok ? "" : data.error;
-  $("msg").className = r.ok ? "" : "err";
-  return data;
-}
-document.querySelectorAll("button[data-b]").forEach((b) => b.onclick = () =>
-  post("/api/sim/button", {button: b.dataset.b, hold: !!b.dataset.hold}));
-$("throw").onclick = async () => {
-  const body = {};
-  if ($("count").value) body.count = Number($("count").value);
-  const faces = $("values").value.trim();
-  if (faces) body.values = faces.split(/[\\s,]+/).map(Number);
-  const r = await post("/api/sim/throw", body);
-  if (r.ok) $("msg").textContent = "Thrown: " + r.values.join(" ");
-};
-let plugged = true;
-$("plug").onclick = () => post("/api/sim/camera", {plugged: !plugged});
-async function refresh() {
-  try {
-    const s = await (await fetch("/api/sim/state")).json();
-    plugged = s.camera_plugged;
-    $("plug").textContent = plugged ? "Unplug camera" : "Plug camera back in";
-    const lines = [
-      "camera:  " + s.health.camera, "display: " + s.health.display,
-      "buttons: " + s.health.buttons,
-      "waiting for: " + (s.roll ? s.roll.text : "no roll"),
-      "pending reading: " + (s.pending ? s.pending.values.join(" ") + " (" + s.pending.note + ")"
-                                      : "none"),
-      "last dice entered: " + (s.last_entered.join(" ") || "none"),
-    ];
-    $("status").textContent = lines.join("\\n");
-  } catch (e) { $("status").textContent = "The companion is not answering."; }
-  const t = Date.now();
-  $("oled").src = "/api/sim/oled.png?t=" + t;
-  $("camera").src = "/api/sim/camera.jpg?t=" + t;
-}
-refresh(); setInterval(refresh, 700);
-</script></body></html>
-"""

@@ -1,6 +1,7 @@
 "use strict";
 // The host's page: PIN sign-in, game setup, dice entry and correction, table commands,
-// position corrections, undo, the seats' QR codes, the camera preview, scores and reveal.
+// position corrections, undo, the seats' QR codes, the camera preview, scores and reveal; the
+// companion's health and its pending dice reading, and the simulated table when there is one.
 (() => {
   const $ = (id) => document.getElementById(id);
   const el = Chac.el;
@@ -168,6 +169,54 @@
     View.scores($("scores-card"), $("scores"), v, payload.reveal_checked);
   }
 
+  // --- the companion: hardware health and a dice reading waiting for a person ----------
+  const HEALTH = [["camera", "Camera"], ["display", "Screen"], ["buttons", "Buttons"]];
+  let serviceTimer = null;
+  let shownPending = "";
+
+  function renderService(s) {
+    $("service-card").hidden = false;
+    $("health").replaceChildren(...HEALTH.map(([key, label]) => {
+      const said = s.health[key];
+      const state = ["ok", "off", "starting"].includes(said) ? said : "fault"; // else: what is wrong
+      return el("li", { "data-part": key, "data-state": state }, el("b", {}, label), " ", said === "ok" ? "working" : said);
+    }));
+    const p = s.pending;
+    $("pending").hidden = !p;
+    const key = p ? JSON.stringify(p) : "";
+    if (key === shownPending) return; // keep what the host is typing
+    shownPending = key;
+    if (!p) return;
+    $("pending-dice").replaceChildren(...p.values.map((v) => el("span", { class: "die" }, String(v))));
+    $("pending-note").textContent = p.note + (p.expected ? ` (the table expects ${p.expected} dice)` : "");
+    $("pending-values").value = p.values.join("");
+  }
+
+  async function pollService() {
+    if (document.hidden || $("host").hidden) return;
+    let response;
+    try {
+      response = await fetch("/api/service/status", { cache: "no-store" });
+    } catch (err) {
+      return; // the stream's badge already says the companion is not answering
+    }
+    if (response.status === 404) { // pages without the companion's hardware behind them
+      clearInterval(serviceTimer);
+      $("service-card").hidden = true;
+      return;
+    }
+    if (response.ok) renderService(await response.json());
+  }
+
+  $("pending-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const values = $("pending-values").value.replace(/[^1-6]/g, "").split("").map(Number);
+    if (await act("/api/service/roll/confirm", { values }, `Dice entered: ${values.join(" ")}`)) pollService();
+  });
+  $("pending-discard").addEventListener("click", async () => {
+    if (await act("/api/service/roll/discard", {}, "Reading discarded; throw again.")) pollService();
+  });
+
   function refreshCamera() {
     if (document.hidden || $("host").hidden) return;
     $("camera").src = `/api/host/camera?t=${Date.now()}`;
@@ -180,6 +229,9 @@
     Chac.live("/api/host/stream", render, Chac.setStatus);
     refreshCamera();
     setInterval(refreshCamera, 1000);
+    pollService();
+    serviceTimer = setInterval(pollService, 1000);
+    Sim.start((s) => { if (s) $("sim-card").hidden = false; }, () => { $("sim-card").hidden = true; });
   }
 
   if (!$("host").hidden) start();
