@@ -154,12 +154,15 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     py = tpl[:, 0] * sin[:, None] + tpl[:, 1] * cos[:, None]
     costs = np.hypot(px[:, :, None] - rel[:, 0], py[:, :, None] - rel[:, 1])  # (4, n, n)
     best = None
+    ranked = np.argsort(costs.reshape(4, -1), axis=1).tolist()
+    cost_of = costs.tolist()
     for k in range(4):
-        order = _assign(costs[k])
-        residual = float(costs[k][np.arange(n), order].max()) / spacing
+        order = _assign(ranked[k], n)
+        residual = max(cost_of[k][i][j] for i, j in enumerate(order)) / spacing
         if best is None or residual < best[0]:
             best = (residual, float(angles[k]), order)
     residual, angle, order = best
+    order = np.array(order)
     squash = 1.0
     if n >= 4:
         matched = points[order]
@@ -178,13 +181,13 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     return residual, spacing, angle, squash, centre
 
 
-def _assign(cost: np.ndarray) -> np.ndarray:
-    """Template point -> detected point, greedily by increasing distance (n <= 6)."""
-    n = cost.shape[0]
-    order = np.full(n, -1)
-    used = np.zeros(n, bool)
+def _assign(ranked: list[int], n: int) -> list[int]:
+    """Template point -> detected point, greedily by increasing distance (n <= 6). `ranked`
+    is the flat (template * n + detected) cost matrix's indices, cheapest first."""
+    order = [-1] * n
+    used = [False] * n
     left = n
-    for flat in np.argsort(cost, axis=None).tolist():
+    for flat in ranked:
         i, j = divmod(flat, n)
         if order[i] < 0 and not used[j]:
             order[i] = j
