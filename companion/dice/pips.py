@@ -142,6 +142,18 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     return reach.mean(axis=1), elong
 
 
+def _close_pairs(xy: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """All ordered pairs (i, j), i == j included, whose x differ by at most `reach`."""
+    n = len(xy)
+    by_x = np.argsort(xy[:, 0], kind="stable")
+    xs = xy[by_x, 0]
+    lo = np.searchsorted(xs, xs - reach, "left")
+    counts = np.searchsorted(xs, xs + reach, "right") - lo
+    first = np.repeat(np.arange(n), counts)
+    second = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    return by_x[first], by_x[second + np.repeat(lo, counts)]
+
+
 def find(bgr: np.ndarray, p: PipParams) -> Pips:
     """Pips are peaks of the top-hat response; each one's size comes from where the response
     falls to half its height, so a pip inside a die that itself stands out still has its own
@@ -230,16 +242,21 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     strong = np.flatnonzero(contrast >= p.min_ring_contrast)
     strong = strong[np.argsort(-contrast[strong], kind="stable")]
     sx, sr = xy[strong], r[strong]
-    d = np.hypot(*(sx[:, None, :] - sx[None, :, :]).transpose(2, 0, 1))
+    # Only spots closer than the widest suppression reach matter to each other.
+    a, b = _close_pairs(sx, 1.8 * float(sr.max()) + 0.5 if len(sr) else 0.0)
+    d = np.hypot(*(sx[a] - sx[b]).T)
     # A small spot of the other polarity inside a pip is a glint on it, not a pip.
     sp = arr[strong, 5]
-    glint = (
-        (sp[:, None] != sp[None, :]) & (sr[None, :] >= 2 * sr[:, None]) & (d < sr[None, :])
-    ).any(axis=1)
-    strong, sx, sr, d = strong[~glint], sx[~glint], sr[~glint], d[~glint][:, ~glint]
-    near = d < 1.8 * np.maximum.outer(sr, sr) + 0.5
+    glint = np.zeros(len(strong), bool)
+    glint[a[(sp[a] != sp[b]) & (sr[b] >= 2 * sr[a]) & (d < sr[b])]] = True
+    both = ~glint[a] & ~glint[b]
+    renumber = np.cumsum(~glint) - 1
+    strong, sr = strong[~glint], sr[~glint]
+    a, b, d = renumber[a[both]], renumber[b[both]], d[both]
+    near = d < 1.8 * np.maximum(sr[a], sr[b]) + 0.5
     # Strongest first, each kept spot suppresses its near ones (neighbour lists, row-wise).
-    rows, cols = np.nonzero(near)
+    by_row = np.argsort(a[near], kind="stable")
+    rows, cols = a[near][by_row], b[near][by_row]
     starts = np.searchsorted(rows, np.arange(len(strong) + 1)).tolist()
     cols = cols.tolist()
     suppressed = bytearray(len(strong))
