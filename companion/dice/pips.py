@@ -230,7 +230,8 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     arr, xy, r, pip_bgr, face_bgr = arr[worth], xy[worth], r[worth], pip_bgr[worth], face_bgr[worth]
     r, elong = _colour_extent(bgr, xy, r, pip_bgr, face_bgr, p)
     ring_bgr = _ring(bgr, xy, r, p)
-    face_bgr = np.median(ring_bgr, axis=1)
+    ordered = np.sort(ring_bgr, axis=1)  # the median of 12, without np.median's overhead
+    face_bgr = (ordered[:, 5] + ordered[:, 6]) / 2
     contrast = np.linalg.norm(pip_bgr - face_bgr, axis=1)
     # A pip sits inside one face: most of its ring has the face's colour. A peak on a die's
     # rim or a pip's edge has a ring that straddles two colours.
