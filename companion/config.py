@@ -94,7 +94,9 @@ class DisplayConfig:
 @dataclass(frozen=True)
 class DiceConfig:
     profile: str = setting(
-        "", "Calibration profile (TOML) for the tray and dice; empty uses the built-in one."
+        "",
+        "Calibration profile (TOML) for the camera, tray and dice; empty means "
+        "DATA_DIR/profile.toml, which calibration writes (the built-in profile until then).",
     )
     auto_submit: bool = setting(
         True,
