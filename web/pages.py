@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request
+from flask import Blueprint, current_app, redirect, render_template, request
 
 from web.access import SEAT_COOKIE
 from web.guard import current_seat, is_host, state
@@ -57,7 +57,15 @@ def seat_page():
 
 @bp.get("/host")
 def host_page():
-    return render_template("host.html", signed_in=is_host())
+    # Only the running companion registers its status and simulated-table endpoints
+    # (web/sim.py); pages served without it must not poll what is not there.
+    blueprints = current_app.blueprints
+    return render_template(
+        "host.html",
+        signed_in=is_host(),
+        has_service="service_api" in blueprints,
+        has_sim="sim" in blueprints,
+    )
 
 
 def error_page(status: int, message: str):

@@ -171,7 +171,6 @@
 
   // --- the companion: hardware health and a dice reading waiting for a person ----------
   const HEALTH = [["camera", "Camera"], ["display", "Screen"], ["buttons", "Buttons"]];
-  let serviceTimer = null;
   let shownPending = "";
 
   function renderService(s) {
@@ -200,11 +199,6 @@
     } catch (err) {
       return; // the stream's badge already says the companion is not answering
     }
-    if (response.status === 404) { // pages without the companion's hardware behind them
-      clearInterval(serviceTimer);
-      $("service-card").hidden = true;
-      return;
-    }
     if (response.ok) renderService(await response.json());
   }
 
@@ -229,9 +223,13 @@
     Chac.live("/api/host/stream", render, Chac.setStatus);
     refreshCamera();
     setInterval(refreshCamera, 1000);
-    pollService();
-    serviceTimer = setInterval(pollService, 1000);
-    Sim.start((s) => { if (s) $("sim-card").hidden = false; }, () => { $("sim-card").hidden = true; });
+    if ($("host").dataset.service) {
+      pollService();
+      setInterval(pollService, 1000);
+    }
+    if ($("host").dataset.sim) {
+      Sim.start((s) => { if (s) $("sim-card").hidden = false; }, () => { $("sim-card").hidden = true; });
+    }
   }
 
   if (!$("host").hidden) start();
