@@ -108,16 +108,7 @@ def from_dict(data: dict, source: str = "profile") -> CalibrationProfile:
 
 def load(path: str | Path | None = None) -> CalibrationProfile:
     """Read and check a profile; None reads the built-in dice profile (no camera, no tray)."""
-    path = Path(path) if path is not None else dice_profile.DEFAULT_PATH
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ProfileError(f"cannot read profile {path}: {exc.strerror or exc}") from exc
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ProfileError(f"{path}: not valid TOML: {exc}") from exc
-    return from_dict(data, str(path))
+    return from_dict(*dice_profile.read_toml(path))
 
 
 def load_or_default(path: str | Path) -> CalibrationProfile:

@@ -203,18 +203,23 @@ def from_dict(data: dict, source: str = "profile") -> Profile:
     return profile
 
 
-def load(path: str | Path | None = None) -> Profile:
-    """Read and check a profile file (the default profile when `path` is None)."""
+def read_toml(path: str | Path | None) -> tuple[dict, str]:
+    """A profile file's TOML table and its name for messages (the default profile when
+    `path` is None); ProfileError when it cannot be read or parsed."""
     path = Path(path) if path is not None else DEFAULT_PATH
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ProfileError(f"cannot read dice profile {path}: {exc.strerror or exc}") from exc
+        raise ProfileError(f"cannot read profile {path}: {exc.strerror or exc}") from exc
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text), str(path)
     except tomllib.TOMLDecodeError as exc:
         raise ProfileError(f"{path}: not valid TOML: {exc}") from exc
-    return from_dict(data, str(path))
+
+
+def load(path: str | Path | None = None) -> Profile:
+    """Read and check a profile file (the default profile when `path` is None)."""
+    return from_dict(*read_toml(path))
 
 
 def save(profile: Profile, path: str | Path) -> None:

@@ -57,7 +57,7 @@ def test_bad_profile_is_refused_with_the_key_and_the_reason(tmp_path, text, mess
 
 
 def test_missing_profile_file_is_a_clear_error(tmp_path):
-    with pytest.raises(ProfileError, match="cannot read dice profile"):
+    with pytest.raises(ProfileError, match="cannot read profile"):
         load(tmp_path / "nope.toml")
 
 
