@@ -9,19 +9,11 @@ import threading
 import time
 
 import pytest
+from servicekit import wait_for
 
 from companion.service import CameraWorker, Health, Screen
 from companion.simulator import SimTrayCamera
 from hardware.display import DisplayError, dummy_display
-
-
-def wait_for(condition, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def test_an_unplugged_camera_is_reported_and_retried_until_it_returns(caplog):

@@ -8,6 +8,7 @@ import time
 import uuid
 
 import pytest
+from servicekit import wait_for
 
 from companion.service import CameraWorker, Health, announce_mdns, main
 from companion.simulator import SimTrayCamera
@@ -53,25 +54,16 @@ def test_the_watchdog_sees_a_hung_camera_thread():
     worker = CameraWorker(camera, frames.append, Health(), fps=30, retry_after=1)
     worker.start()
     try:
-        assert wait(lambda: len(frames) > 3)
+        assert wait_for(lambda: len(frames) > 3)
         assert worker.alive(within=0.5)
         camera.hang.set()
         time.sleep(0.8)
         assert not worker.alive(within=0.5)  # so the main loop stops pinging systemd
         camera.release.set()
-        assert wait(lambda: worker.alive(within=0.5))
+        assert wait_for(lambda: worker.alive(within=0.5))
     finally:
         camera.release.set()
         worker.stop()
-
-
-def wait(condition, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def test_mdns_announces_the_pages():
