@@ -16,9 +16,10 @@ import argparse
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from calibration.session import CalibrationSession
+if TYPE_CHECKING:  # the session pulls in numpy and OpenCV: only the commands themselves load it
+    from calibration.session import CalibrationSession
 
 
 def add_frame_command(subparsers: argparse._SubParsersAction) -> None:
@@ -111,6 +112,7 @@ def _say(session: CalibrationSession, ok: bool) -> None:
 
 # Frame -----------------------------------------------------------------------------------
 def run_frame(args: argparse.Namespace) -> int:
+    from calibration.session import CalibrationSession
     from hardware.camera import CameraError, CameraSettings
 
     session = CalibrationSession(_data_dir(args))
@@ -151,6 +153,7 @@ def run_frame(args: argparse.Namespace) -> int:
 
 # Glyphs ----------------------------------------------------------------------------------
 def run_glyphs(args: argparse.Namespace) -> int:
+    from calibration.session import CalibrationSession
     from hardware.camera import CameraError
 
     session = CalibrationSession(_data_dir(args))
