@@ -36,6 +36,7 @@ class Pips:
     elongation: np.ndarray  # long/short axis of the pip
     face_bgr: np.ndarray  # (n, 3) colour of the face around the pip
     pip_bgr: np.ndarray  # (n, 3) colour of the pip
+    middle: np.ndarray  # (n, 2) middle of the pip's outline, where it closed all round
 
     def __len__(self) -> int:
         return len(self.r)
@@ -43,7 +44,8 @@ class Pips:
 
 def _none() -> Pips:
     empty = np.zeros((0,))
-    return Pips(np.zeros((0, 2)), empty, empty, empty, empty, np.zeros((0, 3)), np.zeros((0, 3)))
+    flat = np.zeros((0, 2))
+    return Pips(flat, empty, empty, empty, empty, np.zeros((0, 3)), np.zeros((0, 3)), flat)
 
 
 def _responses(bgr: np.ndarray, kernel: np.ndarray) -> list[tuple[int, np.ndarray]]:
@@ -135,11 +137,18 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     out = nearer_face & (steps[None, None, :] > 0.5 * r0[:, None, None])
     reach = np.where(out.any(axis=2), steps[out.argmax(axis=2)] - 0.25, steps[-1] + 0.5)
     edge = reach[..., None] * _DIRS[None, :, :]  # outline points around the centre
-    edge = edge - edge.mean(axis=1, keepdims=True)
+    shift = edge.mean(axis=1)
+    edge = edge - shift[:, None, :]
     cov = np.einsum("nki,nkj->nij", edge, edge) / 8
     eig = np.linalg.eigvalsh(cov)
     elong = np.sqrt(eig[:, 1] / np.maximum(eig[:, 0], 1e-3))
-    return reach.mean(axis=1), elong
+    # The outline's middle is the pip's centre; the response's peak can sit off it (a glint
+    # on a dark pip splits its peak). Trust the outline only where it closed all round, and
+    # only a shift bigger than the outline's half-pixel steps can measure.
+    radius = reach.mean(axis=1)
+    moved = np.hypot(*shift.T)
+    closed = out.any(axis=2).all(axis=1) & (moved >= 1.0) & (moved < 0.5 * radius)
+    return radius, elong, np.where(closed[:, None], shift, 0.0)
 
 
 def _close_pairs(xy: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
@@ -228,7 +237,7 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     if not worth.any():
         return _none()
     arr, xy, r, pip_bgr, face_bgr = arr[worth], xy[worth], r[worth], pip_bgr[worth], face_bgr[worth]
-    r, elong = _colour_extent(bgr, xy, r, pip_bgr, face_bgr, p)
+    r, elong, shift = _colour_extent(bgr, xy, r, pip_bgr, face_bgr, p)
     ring_bgr = _ring(bgr, xy, r, p)
     ordered = np.sort(ring_bgr, axis=1)  # the median of 12, without np.median's overhead
     face_bgr = (ordered[:, 5] + ordered[:, 6]) / 2
@@ -270,4 +279,6 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     k = strong[np.array(keep, dtype=int)]
     # Dark or bright by brightness, whichever channel found it (yellow on teal is bright).
     polarity = np.where((pip_bgr[k] - face_bgr[k]) @ _LUMA > 0, 1.0, -1.0)
-    return Pips(xy[k], r[k], polarity, contrast[k], elong[k], face_bgr[k], pip_bgr[k])
+    return Pips(
+        xy[k], r[k], polarity, contrast[k], elong[k], face_bgr[k], pip_bgr[k], xy[k] + shift[k]
+    )
