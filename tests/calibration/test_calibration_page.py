@@ -16,7 +16,6 @@ from web.app import Limits, create_app
 from web.server import WebServer
 
 pytestmark = pytest.mark.browser
-CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "calibration"
 
 
@@ -27,8 +26,7 @@ def _wait(page, expression: str, timeout: float = 10.0) -> None:
         page.wait_for_timeout(50)
 
 
-def test_the_host_calibrates_frame_and_a_glyph_in_the_browser(tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api")
+def test_the_host_calibrates_frame_and_a_glyph_in_the_browser(tmp_path, browser):
     camera = SimTableCamera(seed=8)
     camera.open()
     with Table.open(tmp_path / "events.sqlite") as table:
@@ -40,41 +38,36 @@ def test_the_host_calibrates_frame_and_a_glyph_in_the_browser(tmp_path):
         base = f"http://127.0.0.1:{server.port}"
         errors: list[str] = []
         try:
-            with sync_api.sync_playwright() as playwright:
-                browser = playwright.chromium.launch(
-                    executable_path=CHROMIUM, headless=True, args=["--no-sandbox"]
-                )
-                page = browser.new_page(viewport={"width": 412, "height": 900})
-                page.on("pageerror", lambda exc: errors.append(str(exc)))
-                page.on(
-                    "console",
-                    lambda m: errors.append(m.text) if m.type == "error" else None,
-                )
-                page.goto(base + "/host")
-                page.fill("#pin", app.extensions["chac"].access.pin)
-                page.click("#login-form button[type=submit]")
-                page.wait_for_timeout(300)
-                page.goto(base + "/host/calibration")
-                _wait(page, "document.getElementById('cal-title').textContent.includes('1 of 3')")
-                assert "Empty the tray" in page.inner_text("#cal-text")
+            page = browser.new_page(viewport={"width": 412, "height": 900})
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.on(
+                "console",
+                lambda m: errors.append(m.text) if m.type == "error" else None,
+            )
+            page.goto(base + "/host")
+            page.fill("#pin", app.extensions["chac"].access.pin)
+            page.click("#login-form button[type=submit]")
+            page.wait_for_timeout(300)
+            page.goto(base + "/host/calibration")
+            _wait(page, "document.getElementById('cal-title').textContent.includes('1 of 3')")
+            assert "Empty the tray" in page.inner_text("#cal-text")
 
-                page.click("#cal-capture")
-                _wait(page, "document.getElementById('cal-title').textContent.includes('2 of 3')")
-                assert "Tray found" in page.inner_text("#cal-note")
-                assert page.is_visible("#cal-faces")
+            page.click("#cal-capture")
+            _wait(page, "document.getElementById('cal-title').textContent.includes('2 of 3')")
+            assert "Tray found" in page.inner_text("#cal-note")
+            assert page.is_visible("#cal-faces")
 
-                page.click("#cal-steps button:has-text('glyphs')")
-                _wait(page, "document.getElementById('cal-title').textContent.includes('3 of 3')")
-                camera.lay_tile(13, "glyph")
-                page.click("#cal-capture")
-                _wait(page, "!document.getElementById('cal-tile').hidden")
-                _wait(page, "document.getElementById('cal-tile-img').naturalWidth > 0")
-                page.fill("#cal-number-value", "13")
-                page.click("#cal-number button[type=submit]")
-                _wait(page, "document.getElementById('cal-note').textContent.includes('13')")
-                ARTIFACTS.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(ARTIFACTS / "calibration.png"), full_page=True)
-                browser.close()
+            page.click("#cal-steps button:has-text('glyphs')")
+            _wait(page, "document.getElementById('cal-title').textContent.includes('3 of 3')")
+            camera.lay_tile(13, "glyph")
+            page.click("#cal-capture")
+            _wait(page, "!document.getElementById('cal-tile').hidden")
+            _wait(page, "document.getElementById('cal-tile-img').naturalWidth > 0")
+            page.fill("#cal-number-value", "13")
+            page.click("#cal-number button[type=submit]")
+            _wait(page, "document.getElementById('cal-note').textContent.includes('13')")
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "calibration.png"), full_page=True)
         finally:
             server.stop(wait=True)
             thread.join(10)

@@ -12,21 +12,9 @@ from servicekit import to_first_roll, wait_for
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "service"
 LAPTOP = {"viewport": {"width": 1280, "height": 900}}
 PHONE = {"viewport": {"width": 412, "height": 860}, "device_scale_factor": 2, "is_mobile": True}
-
-
-@pytest.fixture
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
-        )
-        yield browser
-        browser.close()
 
 
 def wait_until(page, expression: str, timeout: float = 10.0) -> None:

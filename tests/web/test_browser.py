@@ -10,8 +10,6 @@ from urllib.parse import urlsplit
 import pytest
 from webplay import (
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     NAMES,
     corrected_board,
     host_client,
@@ -29,18 +27,6 @@ PHONE = {
     "has_touch": True,
 }
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
-
-
-@pytest.fixture
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        # launch() starts Chromium on a new, empty profile directory of its own
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        yield browser
-        browser.close()
 
 
 def wait_until(page, expression: str, timeout: float = 5.0) -> None:
