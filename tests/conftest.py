@@ -26,3 +26,32 @@ def browser():
         )
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def labelled_set():
+    """Writes a labelled dice set as `companion dice bench` reads it (images/ and labels.jsonl)
+    from rendered trays of three white dice: `labelled_set(folder, n, seed)`."""
+
+    def write(folder, n: int, seed: int) -> None:
+        import json
+
+        import cv2
+        import numpy as np
+
+        from companion.dice import synth
+
+        rng = np.random.default_rng(seed)
+        (folder / "images").mkdir(parents=True)
+        lines = []
+        for i in range(n):
+            faces = [int(f) for f in rng.integers(1, 7, 3)]
+            scene = synth.random_scene(
+                faces, rng, view_tilt=0.0, style="white", surface="felt-blue"
+            )
+            cv2.imwrite(str(folder / "images" / f"{i}.png"), synth.render(scene, rng))
+            dice = [{"value": f, "box": [0, 0, 1, 1]} for f in faces]
+            lines.append(json.dumps({"image": f"images/{i}.png", "dice": dice, "box_kind": "die"}))
+        (folder / "labels.jsonl").write_text("\n".join(lines) + "\n")
+
+    return write

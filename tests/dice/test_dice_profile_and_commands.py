@@ -61,19 +61,6 @@ def test_missing_profile_file_is_a_clear_error(tmp_path):
         load(tmp_path / "nope.toml")
 
 
-def _labelled_set(folder, n, seed):
-    rng = np.random.default_rng(seed)
-    (folder / "images").mkdir(parents=True)
-    lines = []
-    for i in range(n):
-        faces = [int(f) for f in rng.integers(1, 7, 3)]
-        scene = synth.random_scene(faces, rng, view_tilt=0.0, style="white", surface="felt-blue")
-        cv2.imwrite(str(folder / "images" / f"{i}.png"), synth.render(scene, rng))
-        dice = [{"value": f, "box": [0, 0, 1, 1]} for f in faces]
-        lines.append(json.dumps({"image": f"images/{i}.png", "dice": dice, "box_kind": "die"}))
-    (folder / "labels.jsonl").write_text("\n".join(lines) + "\n")
-
-
 def test_dice_read_prints_json_and_writes_an_annotated_image(tmp_path, capsys):
     rng = np.random.default_rng(7)
     scene = synth.random_scene([2, 6], rng, view_tilt=0.0, style="ivory", surface="felt-green")
@@ -94,8 +81,8 @@ def test_dice_read_reports_an_unreadable_image(tmp_path, capsys):
     assert "cannot read image" in capsys.readouterr().err
 
 
-def test_dice_bench_scores_labelled_and_synthetic_sets(tmp_path, capsys):
-    _labelled_set(tmp_path / "rendered", 4, seed=1)
+def test_dice_bench_scores_labelled_and_synthetic_sets(tmp_path, capsys, labelled_set):
+    labelled_set(tmp_path / "rendered", 4, seed=1)
     (tmp_path / "README.md").write_text("not a set")
     code = _run(
         "dice",
@@ -132,8 +119,10 @@ def test_dice_bench_refuses_a_folder_without_labels(tmp_path, capsys):
     assert "no labels.jsonl" in capsys.readouterr().err
 
 
-def test_calibrate_dice_reports_before_and_after_and_writes_a_loadable_profile(tmp_path, capsys):
-    _labelled_set(tmp_path / "photos", 3, seed=2)
+def test_calibrate_dice_reports_before_and_after_and_writes_a_loadable_profile(
+    tmp_path, capsys, labelled_set
+):
+    labelled_set(tmp_path / "photos", 3, seed=2)
     out = tmp_path / "tuned.toml"
     assert (
         _run("calibrate", "dice", str(tmp_path / "photos"), "--rounds", "1", "--out", str(out)) == 0
