@@ -63,17 +63,16 @@ class Broadcaster:
     def stream(
         self, render: Callable[[], dict[str, Any]], heartbeat_s: float = HEARTBEAT_S
     ) -> Iterator[str]:
-        """SSE text: the current view at once, then a new view after every change."""
+        """SSE text: the current view at once, then a new view after every change.
+
+        The stream listens from its first chunk on: a response dropped before it is sent (a
+        HEAD request, a client gone before its turn) leaves nothing behind, since a generator
+        never started never runs its cleanup."""
         listener = Listener()
         with self._lock:
             if self._closed:
-                return iter(())
+                return
             self._listeners.add(listener)
-        return self._run(listener, render, heartbeat_s)
-
-    def _run(
-        self, listener: Listener, render: Callable[[], dict[str, Any]], heartbeat_s: float
-    ) -> Iterator[str]:
         try:
             yield f"retry: {RETRY_MS}\n\n"
             yield _event(render())

@@ -97,3 +97,19 @@ def test_a_seat_stream_ends_when_a_new_game_has_no_such_seat(app, host, web):
     response = host.post("/api/host/new-game", json={"seats": ["Ana", "Ben"]})
     assert response.status_code == 200
     assert [kind for kind, _ in stream] == ["bye"]
+
+
+def test_streams_dropped_before_their_first_event_leave_no_listener(app, host, web, table):
+    """HEAD requests and responses closed unread hold no listener that every change would
+    wake for as long as the companion runs."""
+    start_game(host)
+    client = app.test_client()
+    for _ in range(25):
+        assert client.head("/api/table/stream").status_code == 200
+        client.get("/api/table/stream", buffered=False).close()
+    assert web.broadcaster.count == 0
+    stream = events(client.get("/api/table/stream", buffered=False))
+    assert next(stream)[0] == "view"
+    assert web.broadcaster.count == 1
+    assert table.submit(Command.from_json(table.legal(0)[0].to_json())).ok
+    assert next(stream)[1]["version"] == table.version
