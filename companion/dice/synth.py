@@ -327,7 +327,9 @@ def render(scene: Scene, rng: np.random.Generator | None = None) -> np.ndarray:
         sigma = max(1.0, np.median([d.size for d in scene.dice]) * 0.08)
         shadow = cv2.GaussianBlur(shadow, (0, 0), sigma)
         img *= (1 - scene.shadow * np.clip(shadow, 0, 1))[..., None]
-    for die in scene.dice:
+    # Far dice first (the camera looks from +y): a near die may hide a far one's side, and
+    # a far die's side never covers a near one's top.
+    for die in sorted(scene.dice, key=lambda d: d.y):
         reach = die.size * (1.2 + scene.view_tilt) + die.motion_blur + 4
         x0 = int(max(0, die.x - reach))
         y0 = int(max(0, die.y - reach))
@@ -362,8 +364,9 @@ def render(scene: Scene, rng: np.random.Generator | None = None) -> np.ndarray:
             [[k, 0], [scene.width - k, 0], [scene.width, scene.height], [0, scene.height]]
         )
         hmat = cv2.getPerspectiveTransform(src, dst)
+        # Replicate, not reflect: a reflection would mirror dice near the edge into extra dice.
         img = cv2.warpPerspective(
-            img, hmat, (scene.width, scene.height), borderMode=cv2.BORDER_REFLECT
+            img, hmat, (scene.width, scene.height), borderMode=cv2.BORDER_REPLICATE
         )
     if scene.blur > 0:
         img = cv2.GaussianBlur(img, (0, 0), scene.blur)

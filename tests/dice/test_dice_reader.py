@@ -166,3 +166,15 @@ def test_a_lone_cocked_die_is_flagged_too():
     reading = read(synth.render(_tray([cocked], "felt-blue", tray_wall=22), rng), expected=1)
     assert [d.flags for d in reading.dice] == [(COCKED,)]
     assert reading.values == []
+
+
+def test_touching_dice_in_an_oblique_view_hide_only_the_far_die_side():
+    """The camera looks from the near edge: a near die covers a far die's side, never the
+    other way round, whichever order the scene lists them in."""
+    s = 44
+    far, near = _die(1, 300, 200, size=s), _die(6, 300, 200 + s * 0.92, size=s)
+    one_way = synth.render(_tray([far, near], view_tilt=0.4), np.random.default_rng(4))
+    other_way = synth.render(_tray([near, far], view_tilt=0.4), np.random.default_rng(4))
+    assert np.array_equal(one_way, other_way)
+    reading = read(one_way, expected=2)
+    assert reading.values == [1, 6], reading.problems
