@@ -108,19 +108,28 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
     pip_colour = np.linalg.norm(pips.pip_bgr[:, None, :] - pips.pip_bgr[None, :, :], axis=2)
     elong = pips.elongation
     flat = elong <= fp.max_pip_elongation  # longer pips lie on side faces seen edge-on
-    ok = (
+    alike = (
         flat[:, None]
         & flat[None, :]
         & (np.maximum.outer(elong, elong) <= 1.4 * np.minimum.outer(elong, elong))
-        & (d <= fp.link_distance * rmax)
         & (rmax <= fp.radius_ratio * rmin)
         & (colour <= fp.colour_tolerance)
         & (pips.polarity[:, None] == pips.polarity[None, :])
         & (pip_colour <= 2 * fp.colour_tolerance)
     )
-    ii, jj = np.nonzero(np.triu(ok, 1))
+    ii, jj = np.nonzero(np.triu(alike & (d <= fp.link_distance * rmax), 1))
     clear = _paths_clear(bgr, pips, ii, jj, fp)
-    pairs = list(zip(ii[clear].tolist(), jj[clear].tolist(), strict=True))
+    ii, jj = ii[clear], jj[clear]
+    # The two pips of a 2 are the farthest apart of any face and, blurred, measure small:
+    # a round pip linked to nothing may reach further, to another such pip. Round, because
+    # in an oblique view a top pip and a side pip of one die can look like a 2.
+    alone = elong <= 1.25
+    alone[ii] = alone[jj] = False
+    far = alike & (d <= fp.two_link_distance * rmax) & alone[:, None] & alone[None, :]
+    fi, fj = np.nonzero(np.triu(far, 1))
+    clear = _paths_clear(bgr, pips, fi, fj, fp)
+    ii, jj = np.concatenate([ii, fi[clear]]), np.concatenate([jj, fj[clear]])
+    pairs = list(zip(ii.tolist(), jj.tolist(), strict=True))
     return [g for g in _union_find_groups(n, pairs) if flat[g].all()]
 
 

@@ -255,15 +255,19 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     # Only spots closer than the widest suppression reach matter to each other.
     a, b = _close_pairs(sx, 1.8 * float(sr.max()) + 0.5 if len(sr) else 0.0)
     d = np.hypot(*(sx[a] - sx[b]).T)
-    # A small spot of the other polarity inside a pip is a glint on it, not a pip.
+    # A small bright spot inside a dark pip is a glint on it, not a pip (a dark pip inside a
+    # bright spot is a pip on a small die that stands out from the tray).
     sp = arr[strong, 5]
     glint = np.zeros(len(strong), bool)
-    glint[a[(sp[a] != sp[b]) & (sr[b] >= 2 * sr[a]) & (d < sr[b])]] = True
+    glint[a[(sp[a] > sp[b]) & (sr[b] >= 2 * sr[a]) & (d < sr[b])]] = True
     both = ~glint[a] & ~glint[b]
     renumber = np.cumsum(~glint) - 1
     strong, sr = strong[~glint], sr[~glint]
     a, b, d = renumber[a[both]], renumber[b[both]], d[both]
-    near = d < 1.8 * np.maximum(sr[a], sr[b]) + 0.5
+    # A spot suppresses a neighbour of about its size only: a whole small die standing out
+    # from the tray is a spot too, and must not swallow the pips on it.
+    big, small = np.maximum(sr[a], sr[b]), np.minimum(sr[a], sr[b])
+    near = (d < 1.8 * big + 0.5) & (big < 2 * small)
     # Strongest first, each kept spot suppresses its near ones (neighbour lists, row-wise).
     by_row = np.argsort(a[near], kind="stable")
     rows, cols = a[near][by_row], b[near][by_row]

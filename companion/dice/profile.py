@@ -51,6 +51,7 @@ class PipParams:
 @dataclass(frozen=True)
 class FaceParams:
     link_distance: float = 10.0
+    two_link_distance: float = 14.0
     radius_ratio: float = 1.3
     colour_tolerance: float = 44.0
     path_tolerance: float = 0.28
@@ -60,6 +61,7 @@ class FaceParams:
 
     limits: ClassVar[dict] = {
         "link_distance": _num(2, 30, "farthest two pips of one face, in pip radii"),
+        "two_link_distance": _num(2, 40, "farthest two pips linked to no other pip, in pip radii"),
         "radius_ratio": _num(1, 4, "largest/smallest pip radius on one face"),
         "colour_tolerance": _num(1, 255, "face colour difference between pips of one face"),
         "path_tolerance": _num(0.05, 1, "share of the pip contrast a path between pips may dip"),
