@@ -15,6 +15,7 @@ from companion.dice.synth import PIP_LAYOUT, PIP_OFFSET
 # Pip layouts in units of the pip spacing (corner pips at (+-1, +-1)).
 TEMPLATES = {n: np.array(pts) / PIP_OFFSET for n, pts in PIP_LAYOUT.items()}
 _HALF_FACE = 0.5 / PIP_OFFSET  # the face's half-width in pip spacings
+ROUND_PIP = 1.25  # longest/shortest width of a pip seen from above
 
 
 def _within(a: np.ndarray, lo, hi) -> np.ndarray:
@@ -123,7 +124,7 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
     # The two pips of a 2 are the farthest apart of any face and, blurred, measure small:
     # a round pip linked to nothing may reach further, to another such pip. Round, because
     # in an oblique view a top pip and a side pip of one die can look like a 2.
-    alone = elong <= 1.25
+    alone = elong <= ROUND_PIP
     alone[ii] = alone[jj] = False
     far = alike & (d <= fp.two_link_distance * rmax) & alone[:, None] & alone[None, :]
     fi, fj = np.nonzero(np.triu(far, 1))

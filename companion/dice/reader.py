@@ -96,6 +96,48 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
     return [idx]
 
 
+def _completed(frame, face: facefit.Face, pips: pipfind.Pips, profile: Profile) -> facefit.Face:
+    """A face that looks short of a pip, refitted with the pips found around it that its
+    group left out (a pip by the die's rim can measure too long to be grouped), when that
+    makes a whole face inside a die's edge."""
+    own = face.pips
+    if not face.missing_pip or (pips.elongation[own] > facefit.ROUND_PIP).any():
+        return face  # in an oblique view, the pip left out may be on a side face
+    if face.face == 2:
+        # Two pips of a 3 (its middle and a corner) read as a 2: the other corner lies in
+        # line with them, as far again.
+        a, b = pips.xy[own]
+        ends = np.array([2 * b - a, 2 * a - b])
+        gap = np.hypot(*(pips.xy[:, None, :] - ends[None]).transpose(2, 0, 1)).min(axis=1)
+        placed = gap <= 0.25 * math.dist(a, b)
+    else:
+        placed = np.hypot(*(pips.xy - face.centre).T) <= 1.8 * face.spacing
+    r = float(facefit.middle(pips.r[own]))
+    near = (
+        placed
+        & (pips.elongation <= facefit.ROUND_PIP)
+        & (pips.polarity == pips.polarity[own[0]])
+        & (pips.r >= 0.6 * r)
+        & (pips.r <= 1.6 * r)
+        & (
+            np.linalg.norm(pips.pip_bgr - facefit.middle(pips.pip_bgr[own]), axis=1)
+            <= 2 * profile.faces.colour_tolerance
+        )
+    )
+    near[own] = False
+    if not near.any() or len(own) + int(near.sum()) > 6:
+        return face
+    whole = _face_of(np.concatenate([own, np.flatnonzero(near)]), pips, profile)
+    # A face spread wider than its pips allow spans two dice.
+    if whole is None or whole.spacing > 4.5 * r:
+        return face
+    facefit.measure_edges(frame, whole, pips, profile.dice)
+    facefit.check_missing(frame, whole, pips)
+    if whole.missing_pip or whole.edge_score < max(face.edge_score, profile.dice.min_edge_score):
+        return face
+    return whole
+
+
 def _confidence(face: facefit.Face, profile: Profile) -> float:
     fit = max(0.0, 1.0 - face.residual / profile.faces.max_residual)
     if face.face <= 2:
@@ -128,6 +170,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
             if isinstance(item, facefit.Face):
                 facefit.measure_edges(frame, item, pips, profile.dice)
                 facefit.check_missing(frame, item, pips)
+                item = _completed(frame, item, pips, profile)
                 candidates.append(item)
                 if item.edge_score >= profile.dice.min_edge_score:
                     found.append(item)
