@@ -37,6 +37,10 @@ DB_NAME = "events.sqlite"  # the same file `companion run` has always used
 LOOP_TICK_S = 0.05
 DISPLAY_RETRY_S = 30.0
 CALIBRATION_SCREEN_S = 300.0  # the OLED guides calibration until it rests this long
+# Buffers this large get their own mapping from glibc, returned to the system when freed.
+# numpy asks for transparent huge pages on buffers of 4 MiB and more (NPY_HUGEPAGE_THRESHOLD).
+LARGE_BUFFER_BYTES = 4 * 2**20
+M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
 
 
 @dataclass
@@ -149,6 +153,28 @@ class CameraWorker:
             log.exception("Closing the camera failed")
 
 
+def keep_large_buffers_out_of_the_heap() -> None:
+    """Fix glibc's mmap threshold at LARGE_BUFFER_BYTES, for the whole process.
+
+    By default glibc raises the threshold to the largest block freed so far (up to 32 MiB),
+    so after the first camera frames the dice reader's large image buffers are carved from
+    the malloc heaps. numpy advises huge pages on those buffers; inside a heap the advice
+    outlives the buffer, and the kernel's khugepaged later fills whole 2 MiB pages around
+    freed memory, so the resident size crept up game after game (bench/soak.py). A fixed
+    threshold keeps such buffers in mappings of their own that are unmapped when freed.
+    Smaller buffers stay in the heaps: mapping every frame anew costs page faults."""
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    try:
+        mallopt = ctypes.CDLL(name).mallopt if name else None
+    except (OSError, AttributeError):  # not glibc: no such threshold to fix
+        mallopt = None
+    if mallopt is not None and not mallopt(M_MMAP_THRESHOLD, LARGE_BUFFER_BYTES):
+        log.warning("Could not fix the allocator's mmap threshold; memory may creep up.")
+
+
 def uses_real_hardware(config: Config, simulate: bool) -> bool:
     if simulate or config.hardware == "sim":
         return False
@@ -246,6 +272,7 @@ class Service:
     ):
         """`limits`: the web app's request rate limits (web.app.Limits; default: its own);
         `sim_seed` fixes the simulated tray's look and throws (default: a fresh one)."""
+        keep_large_buffers_out_of_the_heap()  # before the camera's first frame
         self._sim_seed = time.time_ns() % 2**32 if sim_seed is None else sim_seed
         self.config = config
         self.real = uses_real_hardware(config, simulate)
