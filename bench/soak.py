@@ -365,7 +365,12 @@ def main() -> int:
                 probe.report()
         finally:
             child.terminate()
-            code = child.wait(30)
+            try:
+                code: int | str = child.wait(30)
+            except subprocess.TimeoutExpired:  # reported, not a crash that loses the figures
+                child.kill()
+                child.wait()
+                code = "none: still running 30 s after SIGTERM, killed"
     lat = sorted(soak.latencies)
     p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000  # noqa: E731
     print(f"games completed: {games} of {args.games} in {elapsed:.0f} s")
