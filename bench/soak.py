@@ -191,6 +191,12 @@ class MemoryProbe:
             line += f", Python traced {mib('traced')} MiB (tracing itself {mib('tracing')} MiB)"
         return line
 
+    def table(self) -> None:
+        print("memory after game N, MiB: RSS / malloc in use / of it SQLite / malloc kept free")
+        for games, heap in self.heaps.items():
+            keys = ("rss", "malloc_used", "sqlite", "malloc_free")
+            print(f"  {games:4d}: " + " / ".join(f"{heap[k] / 2**20:6.1f}" for k in keys))
+
     def report(self, top: int = 15) -> None:
         import tracemalloc
 
@@ -361,6 +367,7 @@ def main() -> int:
             if games not in probe.taken:
                 probe.take(games)
             print(f"end: RSS {rss['end']} KiB, {probe.heap_line(probe.heaps[games])}")
+            probe.table()
             if args.trace_memory:
                 probe.report()
         finally:
