@@ -14,7 +14,8 @@ shadow engine with the same seed follows the acknowledged commands and chooses t
 
 Reported: games and commands played, HTTP errors, rolls entered by the camera alone / read
 wrongly with confidence / confirmed by the host / not read at all, command latency
-(p50/p99/max), the serving process's RSS after start-up, after the first game and at the end.
+(p50/p99/max), the serving process's RSS after start-up, after the first game, every 10
+games and at the end.
 It stops early (and says so) after `--minutes`.
 
 Beside the RSS, glibc's heap figures (mallinfo2: bytes in use, and bytes freed but kept by
