@@ -29,14 +29,13 @@ def _within(a: np.ndarray, lo, hi) -> np.ndarray:
 class Pips:
     """Candidates as parallel arrays (one row per pip)."""
 
-    xy: np.ndarray  # (n, 2) centre
+    xy: np.ndarray  # (n, 2) centre: the middle of the pip's outline where it closed all round
     r: np.ndarray  # radius (half-height of its response)
     polarity: np.ndarray  # -1 dark pip on a lighter face, +1 bright pip on a darker face
     contrast: np.ndarray  # |pip - face| colour distance
     elongation: np.ndarray  # long/short axis of the pip
     face_bgr: np.ndarray  # (n, 3) colour of the face around the pip
     pip_bgr: np.ndarray  # (n, 3) colour of the pip
-    middle: np.ndarray  # (n, 2) middle of the pip's outline, where it closed all round
 
     def __len__(self) -> int:
         return len(self.r)
@@ -45,7 +44,7 @@ class Pips:
 def _none() -> Pips:
     empty = np.zeros((0,))
     flat = np.zeros((0, 2))
-    return Pips(flat, empty, empty, empty, empty, np.zeros((0, 3)), np.zeros((0, 3)), flat)
+    return Pips(flat, empty, empty, empty, empty, np.zeros((0, 3)), np.zeros((0, 3)))
 
 
 def _responses(bgr: np.ndarray, kernel: np.ndarray) -> list[tuple[int, np.ndarray]]:
@@ -238,6 +237,14 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
         return _none()
     arr, xy, r, pip_bgr, face_bgr = arr[worth], xy[worth], r[worth], pip_bgr[worth], face_bgr[worth]
     r, elong, shift = _colour_extent(bgr, xy, r, pip_bgr, face_bgr, p)
+    # A peak off the pip's middle (a channel where the die's edge skews the response) makes
+    # a round pip look long from there: measure those again from the outline's middle.
+    moved = np.flatnonzero(shift.any(axis=1))
+    if len(moved):
+        r[moved], elong[moved], again = _colour_extent(
+            bgr, xy[moved] + shift[moved], r[moved], pip_bgr[moved], face_bgr[moved], p
+        )
+        shift[moved] += again
     ring_bgr = _ring(bgr, xy, r, p)
     ordered = np.sort(ring_bgr, axis=1)  # the median of 12, without np.median's overhead
     face_bgr = (ordered[:, 5] + ordered[:, 6]) / 2
@@ -283,6 +290,5 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     k = strong[np.array(keep, dtype=int)]
     # Dark or bright by brightness, whichever channel found it (yellow on teal is bright).
     polarity = np.where((pip_bgr[k] - face_bgr[k]) @ _LUMA > 0, 1.0, -1.0)
-    return Pips(
-        xy[k], r[k], polarity, contrast[k], elong[k], face_bgr[k], pip_bgr[k], xy[k] + shift[k]
-    )
+    middle = xy[k] + shift[k]  # the peak's place, for the face ring, may be off the middle
+    return Pips(middle, r[k], polarity, contrast[k], elong[k], face_bgr[k], pip_bgr[k])

@@ -58,7 +58,7 @@ def _face_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.F
         return facefit.Face(
             face=1,
             pips=idx,
-            centre=pips.middle[idx[0]].astype(float),
+            centre=pips.xy[idx[0]].astype(float),
             spacing=r / ONE_PIP_RADIUS * facefit.PIP_OFFSET,
             angle=0.0,
             residual=0.0,
