@@ -299,8 +299,10 @@ def measure_edges(bgr, face: Face, pips: Pips, dp: DiceParams) -> None:
         start = 2.0 * r + 2
         dist = _rays(bgr, face.centre, face_bgr, dirs, start, hi * r + 2, threshold)
         good = (dist >= lo * r) & np.isfinite(dist)
-        finite = dist[np.isfinite(dist)]
-        if len(finite) >= 12 and finite.max() > 3.0 * finite.min():
+        # Rays that meet edges at wildly different distances did not find one die's edge;
+        # one short ray (a shading step on the face) is not enough to say so.
+        finite = np.sort(dist[np.isfinite(dist)])
+        if len(finite) >= 12 and finite[-2] > 3.0 * finite[1]:
             good &= False
         # A lone pip with other pips around it is a face whose other pips were missed.
         # Walk out from just past the pip: is the first thing met a spot of pip colour with

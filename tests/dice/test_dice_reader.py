@@ -191,3 +191,15 @@ def test_white_pips_by_the_edge_of_blue_dice_are_read():
     reading = read(synth.render(scene, np.random.default_rng(30)), expected=5)
     assert reading.values == [2, 3, 4, 5, 6], reading.problems
     assert reading.ok
+
+
+def test_ones_with_a_glint_on_the_pip_are_all_seen():
+    """One short edge ray (a shading step on the face) does not make a lone pip's die
+    vanish: five 1s with glints, seen slightly from the side, are five dice."""
+    dice = [
+        _die(1, 90 + 115 * i, 240, "ivory", size=50, angle=45 + 7 * i, pip_glare=True)
+        for i in range(5)
+    ]
+    scene = _tray(dice, "wood-light", view_tilt=0.11, light_gradient=0.2)
+    reading = read(synth.render(scene, np.random.default_rng(45)), expected=5)
+    assert reading.values == [1, 1, 1, 1, 1], reading.problems
