@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -64,11 +65,14 @@ def _responses(bgr: np.ndarray, kernel: np.ndarray) -> list[tuple[int, np.ndarra
 _DIRS = np.array([(math.cos(a), math.sin(a)) for a in np.arange(8) * math.pi / 4])
 
 
-def _ray_offsets(length: int) -> tuple[np.ndarray, np.ndarray]:
-    """Whole-pixel (dx, dy) steps 1..length along each of the 8 rays: (8, length) each."""
+@lru_cache(maxsize=8)
+def _ray_steps(width: int, length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Whole-pixel (dx, dy) steps 1..length along each of the 8 rays, (8, length) each, and
+    the same steps as offsets into the flat H x width x 3 array."""
     steps = np.arange(1, length + 1, dtype=np.float64)
     off = np.round(steps[None, :, None] * _DIRS[:, None, :]).astype(np.intp)
-    return off[..., 0], off[..., 1]
+    dx, dy = off[..., 0], off[..., 1]
+    return dx, dy, (dy * width + dx) * 3
 
 
 def _extent(response: np.ndarray, xy: np.ndarray, ch: np.ndarray, peak: np.ndarray, p: PipParams):
@@ -76,28 +80,34 @@ def _extent(response: np.ndarray, xy: np.ndarray, ch: np.ndarray, peak: np.ndarr
     response: (radius, elongation, closed)."""
     h, w = response.shape[:2]
     n_steps = p.max_radius + 1
-    dx, dy = _ray_offsets(n_steps)
+    dx, dy, flat = _ray_steps(w, n_steps)
     # Peaks sit on whole pixels, so each ray is a fixed set of offsets into the flat array;
     # only peaks near the frame's border need their rays clipped to it.
     xs = xy[:, 0].astype(np.intp)
     ys = xy[:, 1].astype(np.intp)
-    idx = ((ys * w + xs) * 3 + ch)[:, None, None] + ((dy * w + dx) * 3)[None]
+    idx = ((ys * w + xs) * 3 + ch)[:, None, None] + flat
     edge = np.flatnonzero(
         (xs < n_steps) | (ys < n_steps) | (xs >= w - n_steps) | (ys >= h - n_steps)
     )
     if len(edge):
-        px = _within(xs[edge, None, None] + dx[None], 0, w - 1)
-        py = _within(ys[edge, None, None] + dy[None], 0, h - 1)
+        px = _within(xs[edge, None, None] + dx, 0, w - 1)
+        py = _within(ys[edge, None, None] + dy, 0, h - 1)
         idx[edge] = (py * w + px) * 3 + ch[edge, None, None]
-    prof = response.ravel()[idx].astype(np.float32)  # (n, 8, steps)
-    level = peak[:, None, None]
-    low = prof < 0.65 * level
+    prof = response.ravel()[idx].astype(np.int16)  # (n, 8, steps)
+    # The response is whole numbers, which makes its tests against fractions of the peak
+    # exact in whole numbers: below 0.65 peak is below its ceiling, a rise of more than
+    # 0.08 peak is a rise of more than its floor.
+    low = np.ceil(0.65 * peak).astype(np.int16)[:, None, None]
+    rise = np.floor(0.08 * peak).astype(np.int16)[:, None, None]
+    # One step more than the ray, always ending it: argmax then finds where each ray ends,
+    # and a ray that ends only there never closed.
+    end = np.ones((len(prof), 8, n_steps + 1), bool)
+    np.less(prof, low, out=end[..., :n_steps])
     # A ray also ends where the response starts rising again (a neighbour, a die's edge).
-    rising = np.zeros_like(low)
-    rising[..., 1:] = prof[..., 1:] > prof[..., :-1] + 0.08 * level
-    end = low | rising
-    closed = end.any(axis=2)
-    reach = np.where(closed, end.argmax(axis=2) + 0.5, n_steps + 1.0)
+    end[..., 1:n_steps] |= np.diff(prof, axis=2) > rise
+    first = end.argmax(axis=2)
+    closed = first < n_steps
+    reach = np.where(closed, first + 0.5, n_steps + 1.0)
     diam = reach[:, :4] + reach[:, 4:]
     radius = reach.mean(axis=1)
     elong = diam.max(axis=1) / np.maximum(diam.min(axis=1), 1.0)
@@ -114,21 +124,25 @@ def _ring(bgr: np.ndarray, xy: np.ndarray, r: np.ndarray, p: PipParams) -> np.nd
     return bgr[py, px].astype(np.float32)
 
 
-def _sample(bgr: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """Bilinear colour samples at sub-pixel points of any shape (..., 2) -> (..., 3)."""
-    grid = pts.reshape(pts.shape[0], -1, 2).astype(np.float32)  # remap wants < 32767 rows
-    got = cv2.remap(
-        bgr, grid[..., 0], grid[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-    return got.reshape(*pts.shape[:-1], 3).astype(np.float32)
+@lru_cache(maxsize=8)
+def _outline_steps(max_radius: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Half-pixel steps out to past `max_radius` and their (dx, dy) along each of the 8 rays,
+    flattened ray by ray: (steps,), (8 * steps,), (8 * steps,)."""
+    steps = np.arange(0.5, max_radius + 1.5, 0.5, dtype=np.float32)
+    off = steps[None, :, None] * _DIRS[:, None, :]  # (8, steps, 2)
+    return steps, off[..., 0].ravel(), off[..., 1].ravel()
 
 
 def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     """Radius and elongation of each pip: along 8 rays, where colour turns nearer the face's
     than the pip's (ignoring a glint near the centre); elongation from the outline's spread."""
-    steps = np.arange(0.5, p.max_radius + 1.5, 0.5, dtype=np.float32)
-    pts = xy[:, None, None, :] + steps[None, None, :, None] * _DIRS[None, :, None, :]
-    colour = _sample(bgr, pts)  # (n, 8, steps, 3)
+    steps, off_x, off_y = _outline_steps(p.max_radius)
+    n = len(xy)
+    # Bilinear samples along every ray of every pip at once, one row of the maps per pip.
+    map_x = (xy[:, :1] + off_x).astype(np.float32)
+    map_y = (xy[:, 1:] + off_y).astype(np.float32)
+    colour = cv2.remap(bgr, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    colour = colour.reshape(n, 8, len(steps), 3).astype(np.float32)
     # Nearer the face than the pip: on the face's side of the plane halfway between the two
     # colours, |c - f| < |c - p|  <=>  c.(p - f) < (|p|^2 - |f|^2) / 2.
     towards_pip = (pip_bgr - face_bgr).astype(np.float32)
@@ -175,7 +189,8 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
         # 200, so floor(threshold) + 1 fits a byte): for whole-number responses, above t
         # is at least floor(t) + 1.
         floor = cv2.dilate(response, _PEAK)
-        np.maximum(floor, np.uint8(math.floor(p.threshold) + 1), out=floor)
+        flat = floor.reshape(h, w * 3)  # one channel, so the scalar applies to every value
+        cv2.max(flat, float(math.floor(p.threshold) + 1), dst=flat)
         peaks = cv2.compare(response, floor, cv2.CMP_GE)
         # All three channels at once: the H x W x 3 mask seen as one H x 3W image.
         found = cv2.findNonZero(peaks.reshape(h, w * 3))
