@@ -120,19 +120,16 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
         return Reading(status=HAND, expected=expected, problems=("a hand is in the tray",))
     pips = pipfind.find(frame, profile.pips)
     groups = facefit.group(frame, pips, profile.faces)
-    found: list[facefit.Face] = []
     candidates: list[facefit.Face] = []
     unreadable: list[np.ndarray] = []
     for idx in groups:
         for item in _faces_of_group(idx, pips, profile):
             if isinstance(item, facefit.Face):
-                facefit.measure_edges(frame, item, pips, profile.dice)
-                facefit.check_missing(frame, item, pips)
                 candidates.append(item)
-                if item.edge_score >= profile.dice.min_edge_score:
-                    found.append(item)
             elif len(item) >= 4:
                 unreadable.append(item)
+    facefit.measure(frame, candidates, pips, profile.dice)
+    found = [f for f in candidates if f.edge_score >= profile.dice.min_edge_score]
     # Where two faces overlap, they are one die's top face and a side face (oblique views):
     # keep the top, whose pips are the roundest.
     found.sort(
