@@ -177,6 +177,23 @@ def _close_pairs(xy: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
     return by_x[first], by_x[second + np.repeat(lo, counts)]
 
 
+def _nonzero(mask: np.ndarray) -> np.ndarray:
+    """(x, y) of the nonzero values of a 2-D uint8 mask, row by row, as cv2.findNonZero gives
+    them. Peaks are few: scanning the mask as 4-byte words, then the bytes of the words that
+    are not zero, takes half the time of scanning it byte by byte."""
+    if mask.shape[1] % 4:
+        found = cv2.findNonZero(mask)
+        return np.zeros((0, 2), np.int32) if found is None else found.reshape(-1, 2)
+    words = cv2.findNonZero(mask.view(np.int32))
+    if words is None:
+        return np.zeros((0, 2), np.int32)
+    words = words.reshape(-1, 2)
+    xs = (words[:, :1] * 4 + np.arange(4, dtype=np.int32)).ravel()
+    ys = np.repeat(words[:, 1], 4)
+    hit = mask[ys, xs] > 0
+    return np.column_stack([xs[hit], ys[hit]])
+
+
 def find(bgr: np.ndarray, p: PipParams) -> Pips:
     """Pips are peaks of the top-hat response; each one's size comes from where the response
     falls to half its height, so a pip inside a die that itself stands out still has its own
@@ -193,10 +210,9 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
         cv2.max(flat, float(math.floor(p.threshold) + 1), dst=flat)
         peaks = cv2.compare(response, floor, cv2.CMP_GE)
         # All three channels at once: the H x W x 3 mask seen as one H x 3W image.
-        found = cv2.findNonZero(peaks.reshape(h, w * 3))
-        if found is None:
+        found = _nonzero(peaks.reshape(h, w * 3))
+        if not len(found):
             continue
-        found = found.reshape(-1, 2)
         xs, ys, cs = found[:, 0] // 3, found[:, 1], found[:, 0] % 3
         # A flat top is many equal maxima: keep the first of each run across, then the
         # first of what is left down each column.
