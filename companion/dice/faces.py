@@ -226,7 +226,8 @@ def _rays(bgr, sets: list[tuple]) -> list[np.ndarray]:
     away &= valid
     hit = away.argmax(axis=1)
     dist = np.where(away.any(axis=1), grid[np.arange(len(grid)), hit], np.inf)
-    return np.split(dist, np.cumsum(counts)[:-1])
+    ends = np.cumsum(counts).tolist()
+    return [dist[e - c : e] for c, e in zip(counts, ends, strict=True)]
 
 
 class _Probes:
@@ -258,7 +259,7 @@ class _Probes:
         if not todo:
             return []
         h, w = bgr.shape[:2]
-        counts = [int(np.prod(pts.shape[:-1])) for pts, *_ in todo]
+        counts = [pts.size // 2 for pts, *_ in todo]
         points = np.vstack([pts.reshape(-1, 2) for pts, *_ in todo])
         px = _within(np.round(points[:, 0]).astype(int), 0, w - 1)
         py = _within(np.round(points[:, 1]).astype(int), 0, h - 1)
@@ -274,7 +275,8 @@ class _Probes:
         else:
             limit = np.repeat(np.array([min(0.25 * c, 30.0) for *_, c in todo], np.float32), counts)
             answer = from_face < limit
-        return np.split(answer, np.cumsum(counts)[:-1])
+        ends = np.cumsum(counts).tolist()
+        return [answer[e - c : e] for c, e in zip(counts, ends, strict=True)]
 
 
 _GRID = {(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1)}
