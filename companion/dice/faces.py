@@ -140,7 +140,7 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     if n not in TEMPLATES or n < 2:
         return None
     tpl = TEMPLATES[n]
-    centre = points.mean(axis=0)
+    centre = points.sum(axis=0) / n  # np.mean's value, without its overhead
     rel = points - centre
     far = int(np.argmax(np.hypot(rel[:, 0], rel[:, 1])))
     spacing = float(np.hypot(*rel[far])) / math.sqrt(2)
@@ -153,16 +153,11 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     px = tpl[:, 0] * cos[:, None] - tpl[:, 1] * sin[:, None]
     py = tpl[:, 0] * sin[:, None] + tpl[:, 1] * cos[:, None]
     costs = np.hypot(px[:, :, None] - rel[:, 0], py[:, :, None] - rel[:, 1])  # (4, n, n)
-    best = None
     ranked = np.argsort(costs.reshape(4, -1), axis=1).tolist()
-    cost_of = costs.tolist()
-    for k in range(4):
-        order = _assign(ranked[k], n)
-        residual = max(cost_of[k][i][j] for i, j in enumerate(order)) / spacing
-        if best is None or residual < best[0]:
-            best = (residual, float(angles[k]), order)
-    residual, angle, order = best
-    order = np.array(order)
+    orders = np.array([_assign(ranked[k], n) for k in range(4)])
+    worst = costs[np.arange(4)[:, None], np.arange(n), orders].max(axis=1) / spacing
+    k = int(np.argmin(worst))  # the first of equals, as a strict comparison keeps it
+    residual, angle, order = float(worst[k]), float(angles[k]), orders[k]
     squash = 1.0
     if n >= 4:
         matched = points[order]

@@ -86,7 +86,9 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
     if 3 <= len(idx) <= 12:
         best = None
         for a, b in _splits(pips.xy[idx]):
-            parts = [_face_of(idx[a], pips, profile), _face_of(idx[b], pips, profile)]
+            # The second half is only worth fitting when the first half fits.
+            first = _face_of(idx[a], pips, profile)
+            parts = [first, None if first is None else _face_of(idx[b], pips, profile)]
             if all(p is not None for p in parts) and _apart(*parts):
                 score = sum(p.residual for p in parts) + 0.2 * sum(p.face == 1 for p in parts)
                 if best is None or score < best[0]:
