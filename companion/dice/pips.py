@@ -49,17 +49,21 @@ def _none() -> Pips:
     return Pips(flat, empty, empty, empty, empty, np.zeros((0, 3)), np.zeros((0, 3)), flat)
 
 
-def _responses(bgr: np.ndarray, kernel: np.ndarray) -> list[tuple[int, np.ndarray]]:
-    """Black and white top-hats of B, G and R, each channel on its own (H x W x 3 each): a
-    pip stands out in at least one channel (white on red in B and G, red on blue in R, black
-    on ivory in all three), and a channel where the whole die stands out from the tray must
-    not hide it."""
+def _responses(bgr: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """Black and white top-hats of B, G and R, each channel on its own: a pip stands out in
+    at least one channel (white on red in B and G, red on blue in R, black on ivory in all
+    three), and a channel where the whole die stands out from the tray must not hide it.
+    Both in one (2H + 2) x W x 3 image, so the peak search runs once: the black-hat in rows
+    0..H-1, the top-hat in rows H+2.., two rows of zeros between (no peak there, and they
+    leave the 5 x 5 maxima on either side as they are at the frame's own edge)."""
+    h = bgr.shape[0]
     # Smoothing before the top-hat (once, on the frame) steadies each pip's peak.
     smooth = cv2.GaussianBlur(bgr, (5, 5), 1.0)
-    return [
-        (-1, cv2.morphologyEx(smooth, cv2.MORPH_BLACKHAT, kernel)),
-        (1, cv2.morphologyEx(smooth, cv2.MORPH_TOPHAT, kernel)),
-    ]
+    both = np.empty((2 * h + 2, *bgr.shape[1:]), np.uint8)
+    both[h : h + 2] = 0
+    cv2.morphologyEx(smooth, cv2.MORPH_BLACKHAT, kernel, dst=both[:h])
+    cv2.morphologyEx(smooth, cv2.MORPH_TOPHAT, kernel, dst=both[h + 2 :])
+    return both
 
 
 _DIRS = np.array([(math.cos(a), math.sin(a)) for a in np.arange(8) * math.pi / 4])
@@ -75,23 +79,25 @@ def _ray_steps(width: int, length: int) -> tuple[np.ndarray, np.ndarray, np.ndar
     return dx, dy, (dy * width + dx) * 3
 
 
-def _extent(response: np.ndarray, xy: np.ndarray, ch: np.ndarray, peak: np.ndarray, p: PipParams):
-    """Each peak's half-height distance along 8 rays in its channel `ch` of the H x W x 3
-    response: (radius, elongation, closed)."""
-    h, w = response.shape[:2]
+def _extent(response, xy, top, ch, peak, p: PipParams):
+    """Each peak's half-height distance along 8 rays in its channel `ch` of the black-hat
+    or (`top`) the top-hat in `_responses`: (radius, elongation, closed)."""
+    w = response.shape[1]
+    h = (response.shape[0] - 2) // 2
     n_steps = p.max_radius + 1
     dx, dy, flat = _ray_steps(w, n_steps)
     # Peaks sit on whole pixels, so each ray is a fixed set of offsets into the flat array;
     # only peaks near the frame's border need their rays clipped to it.
     xs = xy[:, 0].astype(np.intp)
     ys = xy[:, 1].astype(np.intp)
-    idx = ((ys * w + xs) * 3 + ch)[:, None, None] + flat
+    first_row = np.where(top, h + 2, 0)
+    idx = (((ys + first_row) * w + xs) * 3 + ch)[:, None, None] + flat
     edge = np.flatnonzero(
         (xs < n_steps) | (ys < n_steps) | (xs >= w - n_steps) | (ys >= h - n_steps)
     )
     if len(edge):
         px = _within(xs[edge, None, None] + dx, 0, w - 1)
-        py = _within(ys[edge, None, None] + dy, 0, h - 1)
+        py = _within(ys[edge, None, None] + dy, 0, h - 1) + first_row[edge, None, None]
         idx[edge] = (py * w + px) * 3 + ch[edge, None, None]
     prof = response.ravel()[idx].astype(np.int16)  # (n, 8, steps)
     # The response is whole numbers, which makes its tests against fractions of the peak
@@ -200,50 +206,45 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     size."""
     h, w = bgr.shape[:2]
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (p.kernel, p.kernel))
-    rows = {}
-    for polarity, response in _responses(bgr, kernel):
-        # A peak is the largest in its 5x5 neighbourhood and above the threshold (at most
-        # 200, so floor(threshold) + 1 fits a byte): for whole-number responses, above t
-        # is at least floor(t) + 1.
-        floor = cv2.dilate(response, _PEAK)
-        flat = floor.reshape(h, w * 3)  # one channel, so the scalar applies to every value
-        cv2.max(flat, float(math.floor(p.threshold) + 1), dst=flat)
-        peaks = cv2.compare(response, floor, cv2.CMP_GE)
-        # All three channels at once: the H x W x 3 mask seen as one H x 3W image.
-        found = _nonzero(peaks.reshape(h, w * 3))
-        if not len(found):
-            continue
-        xs, ys, cs = found[:, 0] // 3, found[:, 1], found[:, 0] % 3
-        # A flat top is many equal maxima: keep the first of each run across, then the
-        # first of what is left down each column.
-        xl, yu = np.maximum(xs - 1, 0), np.maximum(ys - 1, 0)
-        left = (peaks[ys, xl, cs] > 0) & (xs > 0)
-        above = (peaks[yu, xs, cs] > 0) & ~((peaks[yu, xl, cs] > 0) & (xs > 0)) & (ys > 0)
-        first = ~left & ~above
-        xs, ys, cs = xs[first], ys[first], cs[first]
-        picked = []
-        for c in range(3):
-            mine = np.flatnonzero(cs == c)
+    response = _responses(bgr, kernel)
+    # A peak is the largest in its 5x5 neighbourhood and above the threshold (at most 200,
+    # so floor(threshold) + 1 fits a byte): for whole-number responses, above t is at least
+    # floor(t) + 1. All three channels at once: H x W x 3 seen as one H x 3W image.
+    floor = cv2.dilate(response, _PEAK)
+    flat = floor.reshape(len(floor), w * 3)  # one channel, so the scalar applies to all
+    cv2.max(flat, float(math.floor(p.threshold) + 1), dst=flat)
+    peaks = cv2.compare(response, floor, cv2.CMP_GE)
+    found = _nonzero(peaks.reshape(len(peaks), w * 3))
+    xs, ys, cs = found[:, 0] // 3, found[:, 1], found[:, 0] % 3
+    # A flat top is many equal maxima: keep the first of each run across, then the first of
+    # what is left down each column.
+    xl, yu = np.maximum(xs - 1, 0), np.maximum(ys - 1, 0)
+    left = (peaks[ys, xl, cs] > 0) & (xs > 0)
+    above = (peaks[yu, xs, cs] > 0) & ~((peaks[yu, xl, cs] > 0) & (xs > 0)) & (ys > 0)
+    first = ~left & ~above
+    xs, ys, cs = xs[first], ys[first], cs[first]
+    top = ys > h
+    picked = []
+    for c in range(3):
+        for bright in (False, True):
+            mine = np.flatnonzero((cs == c) & (top == bright))
             if len(mine) > p.max_peaks:
                 # Textured trays have many faint peaks: measure only the strongest.
                 strength = response[ys[mine], xs[mine], c].astype(np.float32)
                 mine = mine[np.argpartition(-strength, p.max_peaks)[: p.max_peaks]]
             picked.append(mine)
-        pick = np.concatenate(picked)
-        xs, ys, cs = xs[pick], ys[pick], cs[pick]
-        peak = response[ys, xs, cs].astype(np.float32)
-        xy = np.column_stack([xs, ys]).astype(np.float64)
-        radius, elong, closed = _extent(response, xy, cs, peak, p)
-        keep = closed & (radius >= p.min_radius) & (elong <= p.max_aspect)
-        for c in range(3):
-            mine = keep & (cs == c)
-            if mine.any():
-                rows[(c, polarity)] = np.column_stack(
-                    [xy[mine], radius[mine], elong[mine], peak[mine], np.full(mine.sum(), polarity)]
-                )
-    if not rows:
+    pick = np.concatenate(picked)
+    xs, ys, cs, top = xs[pick], ys[pick], cs[pick], top[pick]
+    peak = response[ys, xs, cs].astype(np.float32)
+    ys = ys - np.where(top, h + 2, 0)  # in the frame
+    xy = np.column_stack([xs, ys]).astype(np.float64)
+    radius, elong, closed = _extent(response, xy, top, cs, peak, p)
+    keep = closed & (radius >= p.min_radius) & (elong <= p.max_aspect)
+    if not keep.any():
         return _none()
-    arr = np.vstack([rows[k] for k in sorted(rows)])
+    # By channel, dark before bright, as `picked` has them.
+    polarity = np.where(top, 1.0, -1.0)
+    arr = np.column_stack([xy, radius, elong, peak, polarity])[keep]
     # One pip peaks in several channels within a pixel or two: measure it once.
     cell = np.column_stack([np.round(arr[:, :2] / 3), arr[:, 5]]).astype(np.int64)
     order = np.lexsort((-arr[:, 4], cell[:, 2], cell[:, 1], cell[:, 0]))
