@@ -31,15 +31,16 @@ def _sets(folders: list[str], synthetic: int, seed: int):
         yield f"synthetic-{synthetic}", synthetic_set(synthetic, seed=seed)
 
 
-def measure(folders: list[str], synthetic: int, seed: int, repeat: int) -> dict:
+def measure(folders: list[str], synthetic: int, seed: int, repeat: int, profile_path=None) -> dict:
     import cv2
     import numpy as np
 
-    from companion.dice.reader import default_profile, read
+    from companion.dice.profile import load
+    from companion.dice.reader import read
     from companion.dice.scoring import Score
 
     cv2.setNumThreads(1)
-    profile = default_profile()
+    profile = load(profile_path)
     out = {}
     for name, samples in _sets(folders, synthetic, seed):
         score = Score(name)
@@ -114,12 +115,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--synthetic", type=int, default=300, metavar="N", help="rendered trays")
     ap.add_argument("--seed", type=int, default=0, help="seed of the rendered trays")
     ap.add_argument("--repeat", type=int, default=3, help="reads per frame; the best counts")
+    ap.add_argument("--profile", help="dice profile TOML (default: the shipped default)")
     ap.add_argument("--dump", metavar="FILE", help="write readings and figures as JSON")
     ap.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two dumps")
     args = ap.parse_args(argv)
     if args.compare:
         return compare(*args.compare)
-    result = measure(args.sets, args.synthetic, args.seed, args.repeat)
+    result = measure(args.sets, args.synthetic, args.seed, args.repeat, args.profile)
     print(_HEAD)
     for entry in result.values():
         print(_line(entry["summary"]))
