@@ -19,6 +19,7 @@ _ANGLES = np.linspace(0, 2 * math.pi, 12, endpoint=False)
 _RING = np.stack([np.cos(_ANGLES), np.sin(_ANGLES)], axis=1)
 _PEAK = np.ones((5, 5), np.uint8)
 _LUMA = np.array([0.114, 0.587, 0.299])
+_AROUND_Y, _AROUND_X = (a.ravel() for a in np.mgrid[-1:2, -1:2])  # 3x3, row by row
 
 
 def _within(a: np.ndarray, lo, hi) -> np.ndarray:
@@ -155,7 +156,8 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     halfway = np.einsum("nc,nc->n", pip_bgr, pip_bgr) - np.einsum("nc,nc->n", face_bgr, face_bgr)
     nearer_face = np.einsum("nkjc,nc->nkj", colour, towards_pip) < (halfway / 2)[:, None, None]
     out = nearer_face & (steps[None, None, :] > 0.5 * r0[:, None, None])
-    reach = np.where(out.any(axis=2), steps[out.argmax(axis=2)] - 0.25, steps[-1] + 0.5)
+    met = out.any(axis=2)
+    reach = np.where(met, steps[out.argmax(axis=2)] - 0.25, steps[-1] + 0.5)
     edge = reach[..., None] * _DIRS[None, :, :]  # outline points around the centre
     shift = edge.mean(axis=1)
     edge = edge - shift[:, None, :]
@@ -167,7 +169,7 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     # only a shift bigger than the outline's half-pixel steps can measure.
     radius = reach.mean(axis=1)
     moved = np.hypot(*shift.T)
-    closed = out.any(axis=2).all(axis=1) & (moved >= 1.0) & (moved < 0.5 * radius)
+    closed = met.all(axis=1) & (moved >= 1.0) & (moved < 0.5 * radius)
     return radius, elong, np.where(closed[:, None], shift, 0.0)
 
 
@@ -257,7 +259,7 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     iy = _within(np.round(xy[:, 1]).astype(int), 1, h - 2)
     # Pip colour: the 3x3 neighbour farthest from the face's brightness, so a glint on a
     # dark pip does not count as the pip.
-    around = np.stack([bgr[iy + dy, ix + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)], 1)
+    around = bgr[iy[:, None] + _AROUND_Y, ix[:, None] + _AROUND_X]  # (n, 9, 3)
     luma = around.astype(np.float32) @ _LUMA
     pick = np.where(arr[:, 5] < 0, luma.argmin(axis=1), luma.argmax(axis=1))
     pip_bgr = around[np.arange(len(arr)), pick].astype(np.float32)
