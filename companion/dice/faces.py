@@ -150,7 +150,7 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     if n not in TEMPLATES or n < 2:
         return None
     tpl = TEMPLATES[n]
-    centre = points.mean(axis=0)
+    centre = points.sum(axis=0) / n  # np.mean's value, without its overhead
     rel = points - centre
     far = int(np.argmax(np.hypot(rel[:, 0], rel[:, 1])))
     spacing = float(np.hypot(*rel[far])) / math.sqrt(2)
@@ -163,16 +163,11 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     px = tpl[:, 0] * cos[:, None] - tpl[:, 1] * sin[:, None]
     py = tpl[:, 0] * sin[:, None] + tpl[:, 1] * cos[:, None]
     costs = np.hypot(px[:, :, None] - rel[:, 0], py[:, :, None] - rel[:, 1])  # (4, n, n)
-    best = None
     ranked = np.argsort(costs.reshape(4, -1), axis=1).tolist()
-    cost_of = costs.tolist()
-    for k in range(4):
-        order = _assign(ranked[k], n)
-        residual = max(cost_of[k][i][j] for i, j in enumerate(order)) / spacing
-        if best is None or residual < best[0]:
-            best = (residual, float(angles[k]), order)
-    residual, angle, order = best
-    order = np.array(order)
+    orders = np.array([_assign(ranked[k], n) for k in range(4)])
+    worst = costs[np.arange(4)[:, None], np.arange(n), orders].max(axis=1) / spacing
+    k = int(np.argmin(worst))  # the first of equals, as a strict comparison keeps it
+    residual, angle, order = float(worst[k]), float(angles[k]), orders[k]
     squash = 1.0
     if n >= 4:
         matched = points[order]
@@ -208,21 +203,93 @@ def _assign(ranked: list[int], n: int) -> list[int]:
     return order
 
 
-def _rays(bgr, centre, face_bgr, directions, start, stop, threshold):
-    """Distance along each ray where the colour first leaves the face colour (inf if never)."""
+def _rays(bgr, sets: list[tuple]) -> list[np.ndarray]:
+    """For each set of rays (centre, face colour, directions, start, stop, threshold): the
+    distance along each ray where the colour first leaves the face colour (inf if never).
+    Every ray of every set is sampled at once, at whole steps from `start` up to `stop`."""
     h, w = bgr.shape[:2]
-    steps = np.arange(start, stop, 1.0)
-    pts = centre[None, None, :] + steps[None, :, None] * directions[:, None, :]
-    pix = np.round(pts).astype(int)
-    clipped = _within(pix, 0, (w - 1, h - 1))
-    outside = (pix != clipped).any(axis=-1)
-    diff = bgr[clipped[..., 1], clipped[..., 0]].astype(np.float32) - face_bgr
-    away = (np.einsum("...c,...c->...", diff, diff) > threshold * threshold) | outside
+    steps = [np.arange(start, stop, 1.0) for _, _, _, start, stop, _ in sets]
+    counts = [len(rays) for _, _, rays, _, _, _ in sets]
+    of_set = np.repeat(np.arange(len(sets)), counts)
+    grid = np.zeros((len(sets), max(len(st) for st in steps)))
+    valid = np.zeros(grid.shape, bool)
+    for k, st in enumerate(steps):
+        grid[k, : len(st)] = st
+        valid[k, : len(st)] = True
+    grid, valid = grid[of_set], valid[of_set]  # (rays, longest ray)
+    dirs = np.vstack([rays for _, _, rays, _, _, _ in sets])
+    centre = np.array([c for c, *_ in sets])[of_set]
+    px = np.round(centre[:, :1] + grid * dirs[:, :1]).astype(int)
+    py = np.round(centre[:, 1:] + grid * dirs[:, 1:]).astype(int)
+    cx, cy = _within(px, 0, w - 1), _within(py, 0, h - 1)
+    face_bgr = np.array([f for _, f, *_ in sets], np.float32)[of_set]
+    # The threshold is squared as a Python float, then compared in float32 (as numpy does
+    # with a float32 array and a Python float).
+    limit = np.array([t * t for *_, t in sets], np.float32)[of_set]
+    diff = bgr[cy, cx].astype(np.float32) - face_bgr[:, None, :]
+    away = (np.einsum("...c,...c->...", diff, diff) > limit[:, None]) | (px != cx) | (py != cy)
+    away &= valid
     hit = away.argmax(axis=1)
-    return np.where(away.any(axis=1), steps[hit], np.inf)
+    dist = np.where(away.any(axis=1), grid[np.arange(len(grid)), hit], np.inf)
+    ends = np.cumsum(counts).tolist()
+    return [dist[e - c : e] for c, e in zip(counts, ends, strict=True)]
+
+
+class _Probes:
+    """Points to test against a face's colours, gathered from every face and tested at once:
+    `pip_like` (looks like the pip rather than the face) or `face_like` (has the face's
+    colour). `add` returns a handle; `run` then `result(handle)` gives the answers."""
+
+    def __init__(self) -> None:
+        self._pip: list[tuple] = []
+        self._face: list[tuple] = []
+
+    def add(self, kind: str, points, face_bgr, contrast: float, pip_bgr=None) -> tuple:
+        todo = self._pip if kind == "pip" else self._face
+        todo.append((points, face_bgr, pip_bgr, contrast))
+        return kind, len(todo) - 1, points.shape[:-1]
+
+    def run(self, bgr) -> None:
+        self._answers = {
+            "pip": self._test(bgr, self._pip, pip=True),
+            "face": self._test(bgr, self._face, pip=False),
+        }
+
+    def result(self, handle: tuple) -> np.ndarray:
+        kind, k, shape = handle
+        return self._answers[kind][k].reshape(shape)
+
+    @staticmethod
+    def _test(bgr, todo: list[tuple], pip: bool) -> list[np.ndarray]:
+        if not todo:
+            return []
+        h, w = bgr.shape[:2]
+        counts = [pts.size // 2 for pts, *_ in todo]
+        points = np.vstack([pts.reshape(-1, 2) for pts, *_ in todo])
+        px = _within(np.round(points[:, 0]).astype(int), 0, w - 1)
+        py = _within(np.round(points[:, 1]).astype(int), 0, h - 1)
+        colour = bgr[py, px].astype(np.float32)
+        face_bgr = np.repeat(np.array([f for _, f, _, _ in todo], np.float32), counts, axis=0)
+        from_face = np.linalg.norm(colour - face_bgr, axis=-1)
+        # Limits are worked out as Python floats, then compared in float32.
+        if pip:
+            pip_bgr = np.repeat(np.array([p for _, _, p, _ in todo], np.float32), counts, axis=0)
+            from_pip = np.linalg.norm(colour - pip_bgr, axis=-1)
+            limit = np.repeat(np.array([0.5 * c for *_, c in todo], np.float32), counts)
+            answer = (from_face > limit) & (from_pip < from_face)
+        else:
+            limit = np.repeat(np.array([min(0.25 * c, 30.0) for *_, c in todo], np.float32), counts)
+            answer = from_face < limit
+        ends = np.cumsum(counts).tolist()
+        return [answer[e - c : e] for c, e in zip(counts, ends, strict=True)]
 
 
 _GRID = {(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1)}
+# Where a face of n pips has none, in pip spacings.
+_EMPTY = {
+    n: np.array(sorted(_GRID - {(round(u), round(v)) for u, v in t}), float)
+    for n, t in TEMPLATES.items()
+}
 # (where another pip would be, a point between it and the found pips) around a fitted 2
 _BEYOND_TWO = np.array(
     [
@@ -235,118 +302,119 @@ _BEYOND_TWO = np.array(
     ],
     float,
 )
-
-
-def _pip_like(bgr, points, face_bgr, pip_bgr, contrast) -> np.ndarray:
-    """Which points look like a pip rather than the face."""
-    h, w = bgr.shape[:2]
-    px = _within(np.round(points[..., 0]).astype(int), 0, w - 1)
-    py = _within(np.round(points[..., 1]).astype(int), 0, h - 1)
-    colour = bgr[py, px].astype(np.float32)
-    from_face = np.linalg.norm(colour - face_bgr, axis=-1)
-    from_pip = np.linalg.norm(colour - pip_bgr, axis=-1)
-    return (from_face > 0.5 * contrast) & (from_pip < from_face)
-
-
-def _face_like(bgr, points, face_bgr, contrast) -> np.ndarray:
-    h, w = bgr.shape[:2]
-    px = _within(np.round(points[..., 0]).astype(int), 0, w - 1)
-    py = _within(np.round(points[..., 1]).astype(int), 0, h - 1)
-    distance = np.linalg.norm(bgr[py, px].astype(np.float32) - face_bgr, axis=-1)
-    return distance < min(0.25 * contrast, 30.0)
-
-
-def check_missing(bgr, face: Face, pips: Pips) -> None:
-    """Look where the fitted pattern has no pip: a pip there means pips were missed (a 3
-    whose middle pip hid would read as a 2), so the face cannot be trusted."""
-    if face.face == 1:
-        return  # done along the edge rays, where the die's extent is known
-    idx = face.pips
-    face_bgr = middle(pips.face_bgr[idx])
-    pip_bgr = middle(pips.pip_bgr[idx])
-    used = {(round(u), round(v)) for u, v in TEMPLATES[face.face]}
-    empty = np.array(sorted(_GRID - used), float)
-    to_image = (_rot(face.angle) * face.spacing).T
-    pts = face.centre + empty @ to_image
-    face.missing_pip = bool(_pip_like(bgr, pts, face_bgr, pip_bgr, face.contrast).any())
-    if face.face == 2:
-        # Two pips of a 3 (centre and corner) or two side by side of a 4, 5 or 6 also fit a
-        # smaller 2: a pip beyond them, with face between, means more pips than two.
-        beyond = face.centre + _BEYOND_TWO[:, 0] @ to_image
-        between = face.centre + _BEYOND_TWO[:, 1] @ to_image
-        pip_there = _pip_like(bgr, beyond, face_bgr, pip_bgr, face.contrast)
-        face_between = _face_like(bgr, between, face_bgr, face.contrast)
-        face.missing_pip |= bool((pip_there & face_between).any())
-
-
 _AXES = np.array([[1, 0], [0, 1], [-1, 0], [0, -1]], float)
 _DIAG = np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], float) / math.sqrt(2)
 _EIGHT = np.vstack([_AXES, _DIAG])
 _SIXTEEN = np.array([(math.cos(a), math.sin(a)) for a in np.arange(16) * math.pi / 8])
 
 
-def measure_edges(bgr, face: Face, pips: Pips, dp: DiceParams) -> None:
-    """Find the die's edge around a face: sets `edge_score` (share of rays that meet the
-    edge where the pattern says it is) and `box`."""
-    idx = face.pips
-    face_bgr = middle(pips.face_bgr[idx])
-    contrast = float(middle(pips.contrast[idx]))
-    threshold = max(dp.edge_min, dp.edge_tolerance * contrast)
-    if face.face == 1:
-        r = float(pips.r[idx[0]])
-        lo, hi = dp.one_pip_size
-        dirs = _SIXTEEN
-        start = 2.0 * r + 2
-        dist = _rays(bgr, face.centre, face_bgr, dirs, start, hi * r + 2, threshold)
-        good = (dist >= lo * r) & np.isfinite(dist)
-        # Rays that meet edges at wildly different distances did not find one die's edge;
-        # one short ray (a shading step on the face) is not enough to say so.
-        finite = np.sort(dist[np.isfinite(dist)])
-        if len(finite) >= 12 and finite[-2] > 3.0 * finite[1]:
-            good &= False
-        # A lone pip with other pips around it is a face whose other pips were missed.
-        # Walk out from just past the pip: is the first thing met a spot of pip colour with
-        # face again beyond it (another pip), rather than the die's edge?
-        near = _rays(bgr, face.centre, face_bgr, dirs, 1.3 * r + 1, hi * r + 2, threshold)
-        met = np.isfinite(near)
-        reach = np.where(met, near, 0.0)[:, None]
-        ahead = face.centre + (reach + np.array([[1.0, 2.0]]))[..., None] * dirs[:, None, :]
-        beyond = face.centre + (reach[:, 0] + 2.2 * r + 1)[:, None] * dirs
-        like = _pip_like(bgr, ahead, face_bgr, pips.pip_bgr[idx[0]], contrast).any(axis=1)
-        met &= like & _face_like(bgr, beyond, face_bgr, contrast)
-        face.missing_pip = bool(met.any())
-        # A 1 sits in the middle of its face: opposite edges are as far. A pip whose face
-        # extends much further on one side is a corner pip of a face whose others hid.
-        a, b = dist[:8], dist[8:]
-        both = np.isfinite(a) & np.isfinite(b)
-        lopsided = np.abs(a[both] - b[both]) > 0.35 * (a[both] + b[both])
-        face.missing_pip |= bool(lopsided.any())
-        # A pip is one colour inside; a whole small die taken for a pip has its pips in it.
-        inner = face.centre + 0.55 * r * _EIGHT
-        pip_bgr = pips.pip_bgr[idx[0]]
-        inside_pip = _pip_like(bgr, inner, face_bgr, pip_bgr, contrast)
-        face.missing_pip |= bool((~inside_pip).sum() >= 2)
-    else:
-        s = face.spacing
-        rot = _rot(face.angle)
-        half = _HALF_FACE * s
-        axes = _AXES @ rot.T
-        diag = _DIAG @ rot.T
-        d_axes = _rays(bgr, face.centre, face_bgr, axes, 1.45 * s, 1.6 * half + 2, threshold)
-        d_diag = _rays(bgr, face.centre, face_bgr, diag, 1.85 * s, 1.6 * half * 1.3 + 2, threshold)
-        good = np.concatenate(
-            [
-                (d_axes >= 0.7 * half) & np.isfinite(d_axes),
-                (d_diag >= 0.85 * half) & np.isfinite(d_diag),
-            ]
-        )
-        dirs = np.vstack([axes, diag])
-        dist = np.concatenate([d_axes, d_diag])
-    face.edge_score = float(good.mean())
-    face.contrast = contrast
-    fallback = float(middle(dist[good])) if good.any() else 3.0 * float(pips.r[idx].max())
-    reach = np.where(np.isfinite(dist), dist, fallback)
-    pts = face.centre[None, :] + reach[:, None] * dirs
-    x1, y1 = pts.min(axis=0)
-    x2, y2 = pts.max(axis=0)
-    face.box = (int(x1), int(y1), math.ceil(x2), math.ceil(y2))
+def measure(bgr, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
+    """Check each face against the image around it. Sets `edge_score` (share of rays that
+    meet the die's edge where the pattern says it is), `box`, `contrast`, and `missing_pip`
+    (something pip-like where the pattern has no pip: a 3 whose middle pip hid would read as
+    a 2, so the face cannot be trusted). All faces' rays, then all their probes, are
+    sampled at once."""
+    if not faces:
+        return
+    lo, hi = dp.one_pip_size
+    colours, sets = [], []
+    for face in faces:
+        idx = face.pips
+        face_bgr = middle(pips.face_bgr[idx])
+        face.contrast = float(middle(pips.contrast[idx]))
+        threshold = max(dp.edge_min, dp.edge_tolerance * face.contrast)
+        colours.append(face_bgr)
+        if face.face == 1:
+            r = float(pips.r[idx[0]])
+            sets.append((face.centre, face_bgr, _SIXTEEN, 2.0 * r + 2, hi * r + 2, threshold))
+            # From just past the pip, for what lies next to it.
+            sets.append((face.centre, face_bgr, _SIXTEEN, 1.3 * r + 1, hi * r + 2, threshold))
+        else:
+            rot = _rot(face.angle)
+            half = _HALF_FACE * face.spacing
+            s = face.spacing
+            sets.append((face.centre, face_bgr, _AXES @ rot.T, 1.45 * s, 1.6 * half + 2, threshold))
+            sets.append(
+                (face.centre, face_bgr, _DIAG @ rot.T, 1.85 * s, 1.6 * half * 1.3 + 2, threshold)
+            )
+    dists = _rays(bgr, sets)
+    probes = _Probes()
+    asked = []
+    for k, face in enumerate(faces):
+        idx, face_bgr, contrast = face.pips, colours[k], face.contrast
+        if face.face == 1:
+            r = float(pips.r[idx[0]])
+            pip_bgr = pips.pip_bgr[idx[0]]
+            # A lone pip with other pips around it is a face whose other pips were missed.
+            # Walk out from just past the pip: is the first thing met a spot of pip colour
+            # with face again beyond it (another pip), rather than the die's edge?
+            near = dists[2 * k + 1]
+            reach = np.where(np.isfinite(near), near, 0.0)[:, None]
+            ahead = face.centre + (reach + np.array([[1.0, 2.0]]))[..., None] * _SIXTEEN[:, None, :]
+            beyond = face.centre + (reach[:, 0] + 2.2 * r + 1)[:, None] * _SIXTEEN
+            # A pip is one colour inside; a whole small die taken for a pip has its pips in it.
+            inner = face.centre + 0.55 * r * _EIGHT
+            asked.append(
+                (
+                    probes.add("pip", ahead, face_bgr, contrast, pip_bgr),
+                    probes.add("face", beyond, face_bgr, contrast),
+                    probes.add("pip", inner, face_bgr, contrast, pip_bgr),
+                )
+            )
+        else:
+            pip_bgr = middle(pips.pip_bgr[idx])
+            to_image = (_rot(face.angle) * face.spacing).T
+            empty = face.centre + _EMPTY[face.face] @ to_image
+            handles = [probes.add("pip", empty, face_bgr, contrast, pip_bgr)]
+            if face.face == 2:
+                # Two pips of a 3 (centre and corner) or two side by side of a 4, 5 or 6 also
+                # fit a smaller 2: a pip beyond them, with face between, means more than two.
+                beyond = face.centre + _BEYOND_TWO[:, 0] @ to_image
+                between = face.centre + _BEYOND_TWO[:, 1] @ to_image
+                handles.append(probes.add("pip", beyond, face_bgr, contrast, pip_bgr))
+                handles.append(probes.add("face", between, face_bgr, contrast))
+            asked.append(tuple(handles))
+    probes.run(bgr)
+    for k, face in enumerate(faces):
+        answers = [probes.result(h) for h in asked[k]]
+        if face.face == 1:
+            r = float(pips.r[face.pips[0]])
+            dist, near = dists[2 * k], dists[2 * k + 1]
+            dirs = _SIXTEEN
+            good = (dist >= lo * r) & np.isfinite(dist)
+            # Rays that meet edges at wildly different distances did not find one die's
+            # edge; one short ray (a shading step on the face) is not enough to say so.
+            finite = np.sort(dist[np.isfinite(dist)])
+            if len(finite) >= 12 and finite[-2] > 3.0 * finite[1]:
+                good &= False
+            like_ahead, face_beyond, inside_pip = answers
+            met = np.isfinite(near) & like_ahead.any(axis=1) & face_beyond
+            face.missing_pip = bool(met.any())
+            # A 1 sits in the middle of its face: opposite edges are as far. A pip whose face
+            # extends much further on one side is a corner pip of a face whose others hid.
+            a, b = dist[:8], dist[8:]
+            both = np.isfinite(a) & np.isfinite(b)
+            lopsided = np.abs(a[both] - b[both]) > 0.35 * (a[both] + b[both])
+            face.missing_pip |= bool(lopsided.any())
+            face.missing_pip |= bool((~inside_pip).sum() >= 2)
+        else:
+            half = _HALF_FACE * face.spacing
+            d_axes, d_diag = dists[2 * k], dists[2 * k + 1]
+            good = np.concatenate(
+                [
+                    (d_axes >= 0.7 * half) & np.isfinite(d_axes),
+                    (d_diag >= 0.85 * half) & np.isfinite(d_diag),
+                ]
+            )
+            dirs = np.vstack([sets[2 * k][2], sets[2 * k + 1][2]])
+            dist = np.concatenate([d_axes, d_diag])
+            face.missing_pip = bool(answers[0].any())
+            if face.face == 2:
+                face.missing_pip |= bool((answers[1] & answers[2]).any())
+        face.edge_score = float(good.mean())
+        fallback = float(middle(dist[good])) if good.any() else 3.0 * float(pips.r[face.pips].max())
+        reach = np.where(np.isfinite(dist), dist, fallback)
+        pts = face.centre[None, :] + reach[:, None] * dirs
+        x1, y1 = pts.min(axis=0)
+        x2, y2 = pts.max(axis=0)
+        face.box = (int(x1), int(y1), math.ceil(x2), math.ceil(y2))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -18,6 +19,7 @@ _ANGLES = np.linspace(0, 2 * math.pi, 12, endpoint=False)
 _RING = np.stack([np.cos(_ANGLES), np.sin(_ANGLES)], axis=1)
 _PEAK = np.ones((5, 5), np.uint8)
 _LUMA = np.array([0.114, 0.587, 0.299])
+_AROUND_Y, _AROUND_X = (a.ravel() for a in np.mgrid[-1:2, -1:2])  # 3x3, row by row
 
 
 def _within(a: np.ndarray, lo, hi) -> np.ndarray:
@@ -47,56 +49,71 @@ def _none() -> Pips:
     return Pips(flat, empty, empty, empty, empty, np.zeros((0, 3)), np.zeros((0, 3)))
 
 
-def _responses(bgr: np.ndarray, kernel: np.ndarray) -> list[tuple[int, np.ndarray]]:
-    """Black and white top-hats of B, G and R, each channel on its own (H x W x 3 each): a
-    pip stands out in at least one channel (white on red in B and G, red on blue in R, black
-    on ivory in all three), and a channel where the whole die stands out from the tray must
-    not hide it."""
+def _responses(bgr: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """Black and white top-hats of B, G and R, each channel on its own: a pip stands out in
+    at least one channel (white on red in B and G, red on blue in R, black on ivory in all
+    three), and a channel where the whole die stands out from the tray must not hide it.
+    Both in one (2H + 2) x W x 3 image, so the peak search runs once: the black-hat in rows
+    0..H-1, the top-hat in rows H+2.., two rows of zeros between (no peak there, and they
+    leave the 5 x 5 maxima on either side as they are at the frame's own edge)."""
+    h = bgr.shape[0]
     # Smoothing before the top-hat (once, on the frame) steadies each pip's peak.
     smooth = cv2.GaussianBlur(bgr, (5, 5), 1.0)
-    return [
-        (-1, cv2.morphologyEx(smooth, cv2.MORPH_BLACKHAT, kernel)),
-        (1, cv2.morphologyEx(smooth, cv2.MORPH_TOPHAT, kernel)),
-    ]
+    both = np.empty((2 * h + 2, *bgr.shape[1:]), np.uint8)
+    both[h : h + 2] = 0
+    cv2.morphologyEx(smooth, cv2.MORPH_BLACKHAT, kernel, dst=both[:h])
+    cv2.morphologyEx(smooth, cv2.MORPH_TOPHAT, kernel, dst=both[h + 2 :])
+    return both
 
 
 _DIRS = np.array([(math.cos(a), math.sin(a)) for a in np.arange(8) * math.pi / 4])
 
 
-def _ray_offsets(length: int) -> tuple[np.ndarray, np.ndarray]:
-    """Whole-pixel (dx, dy) steps 1..length along each of the 8 rays: (8, length) each."""
+@lru_cache(maxsize=8)
+def _ray_steps(width: int, length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Whole-pixel (dx, dy) steps 1..length along each of the 8 rays, (8, length) each, and
+    the same steps as offsets into the flat H x width x 3 array."""
     steps = np.arange(1, length + 1, dtype=np.float64)
     off = np.round(steps[None, :, None] * _DIRS[:, None, :]).astype(np.intp)
-    return off[..., 0], off[..., 1]
+    dx, dy = off[..., 0], off[..., 1]
+    return dx, dy, (dy * width + dx) * 3
 
 
-def _extent(response: np.ndarray, xy: np.ndarray, ch: np.ndarray, peak: np.ndarray, p: PipParams):
-    """Each peak's half-height distance along 8 rays in its channel `ch` of the H x W x 3
-    response: (radius, elongation, closed)."""
-    h, w = response.shape[:2]
+def _extent(response, xy, top, ch, peak, p: PipParams):
+    """Each peak's half-height distance along 8 rays in its channel `ch` of the black-hat
+    or (`top`) the top-hat in `_responses`: (radius, elongation, closed)."""
+    w = response.shape[1]
+    h = (response.shape[0] - 2) // 2
     n_steps = p.max_radius + 1
-    dx, dy = _ray_offsets(n_steps)
+    dx, dy, flat = _ray_steps(w, n_steps)
     # Peaks sit on whole pixels, so each ray is a fixed set of offsets into the flat array;
     # only peaks near the frame's border need their rays clipped to it.
     xs = xy[:, 0].astype(np.intp)
     ys = xy[:, 1].astype(np.intp)
-    idx = ((ys * w + xs) * 3 + ch)[:, None, None] + ((dy * w + dx) * 3)[None]
+    first_row = np.where(top, h + 2, 0)
+    idx = (((ys + first_row) * w + xs) * 3 + ch)[:, None, None] + flat
     edge = np.flatnonzero(
         (xs < n_steps) | (ys < n_steps) | (xs >= w - n_steps) | (ys >= h - n_steps)
     )
     if len(edge):
-        px = _within(xs[edge, None, None] + dx[None], 0, w - 1)
-        py = _within(ys[edge, None, None] + dy[None], 0, h - 1)
+        px = _within(xs[edge, None, None] + dx, 0, w - 1)
+        py = _within(ys[edge, None, None] + dy, 0, h - 1) + first_row[edge, None, None]
         idx[edge] = (py * w + px) * 3 + ch[edge, None, None]
-    prof = response.ravel()[idx].astype(np.float32)  # (n, 8, steps)
-    level = peak[:, None, None]
-    low = prof < 0.65 * level
+    prof = response.ravel()[idx].astype(np.int16)  # (n, 8, steps)
+    # The response is whole numbers, which makes its tests against fractions of the peak
+    # exact in whole numbers: below 0.65 peak is below its ceiling, a rise of more than
+    # 0.08 peak is a rise of more than its floor.
+    low = np.ceil(0.65 * peak).astype(np.int16)[:, None, None]
+    rise = np.floor(0.08 * peak).astype(np.int16)[:, None, None]
+    # One step more than the ray, always ending it: argmax then finds where each ray ends,
+    # and a ray that ends only there never closed.
+    end = np.ones((len(prof), 8, n_steps + 1), bool)
+    np.less(prof, low, out=end[..., :n_steps])
     # A ray also ends where the response starts rising again (a neighbour, a die's edge).
-    rising = np.zeros_like(low)
-    rising[..., 1:] = prof[..., 1:] > prof[..., :-1] + 0.08 * level
-    end = low | rising
-    closed = end.any(axis=2)
-    reach = np.where(closed, end.argmax(axis=2) + 0.5, n_steps + 1.0)
+    end[..., 1:n_steps] |= np.diff(prof, axis=2) > rise
+    first = end.argmax(axis=2)
+    closed = first < n_steps
+    reach = np.where(closed, first + 0.5, n_steps + 1.0)
     diam = reach[:, :4] + reach[:, 4:]
     radius = reach.mean(axis=1)
     elong = diam.max(axis=1) / np.maximum(diam.min(axis=1), 1.0)
@@ -113,28 +130,33 @@ def _ring(bgr: np.ndarray, xy: np.ndarray, r: np.ndarray, p: PipParams) -> np.nd
     return bgr[py, px].astype(np.float32)
 
 
-def _sample(bgr: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """Bilinear colour samples at sub-pixel points of any shape (..., 2) -> (..., 3)."""
-    grid = pts.reshape(pts.shape[0], -1, 2).astype(np.float32)  # remap wants < 32767 rows
-    got = cv2.remap(
-        bgr, grid[..., 0], grid[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-    return got.reshape(*pts.shape[:-1], 3).astype(np.float32)
+@lru_cache(maxsize=8)
+def _outline_steps(max_radius: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Half-pixel steps out to past `max_radius` and their (dx, dy) along each of the 8 rays,
+    flattened ray by ray: (steps,), (8 * steps,), (8 * steps,)."""
+    steps = np.arange(0.5, max_radius + 1.5, 0.5, dtype=np.float32)
+    off = steps[None, :, None] * _DIRS[:, None, :]  # (8, steps, 2)
+    return steps, off[..., 0].ravel(), off[..., 1].ravel()
 
 
 def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     """Radius and elongation of each pip: along 8 rays, where colour turns nearer the face's
     than the pip's (ignoring a glint near the centre); elongation from the outline's spread."""
-    steps = np.arange(0.5, p.max_radius + 1.5, 0.5, dtype=np.float32)
-    pts = xy[:, None, None, :] + steps[None, None, :, None] * _DIRS[None, :, None, :]
-    colour = _sample(bgr, pts)  # (n, 8, steps, 3)
+    steps, off_x, off_y = _outline_steps(p.max_radius)
+    n = len(xy)
+    # Bilinear samples along every ray of every pip at once, one row of the maps per pip.
+    map_x = (xy[:, :1] + off_x).astype(np.float32)
+    map_y = (xy[:, 1:] + off_y).astype(np.float32)
+    colour = cv2.remap(bgr, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    colour = colour.reshape(n, 8, len(steps), 3).astype(np.float32)
     # Nearer the face than the pip: on the face's side of the plane halfway between the two
     # colours, |c - f| < |c - p|  <=>  c.(p - f) < (|p|^2 - |f|^2) / 2.
     towards_pip = (pip_bgr - face_bgr).astype(np.float32)
     halfway = np.einsum("nc,nc->n", pip_bgr, pip_bgr) - np.einsum("nc,nc->n", face_bgr, face_bgr)
     nearer_face = np.einsum("nkjc,nc->nkj", colour, towards_pip) < (halfway / 2)[:, None, None]
     out = nearer_face & (steps[None, None, :] > 0.5 * r0[:, None, None])
-    reach = np.where(out.any(axis=2), steps[out.argmax(axis=2)] - 0.25, steps[-1] + 0.5)
+    met = out.any(axis=2)
+    reach = np.where(met, steps[out.argmax(axis=2)] - 0.25, steps[-1] + 0.5)
     edge = reach[..., None] * _DIRS[None, :, :]  # outline points around the centre
     shift = edge.mean(axis=1)
     edge = edge - shift[:, None, :]
@@ -146,7 +168,7 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     # only a shift bigger than the outline's half-pixel steps can measure.
     radius = reach.mean(axis=1)
     moved = np.hypot(*shift.T)
-    closed = out.any(axis=2).all(axis=1) & (moved >= 1.0) & (moved < 0.5 * radius)
+    closed = met.all(axis=1) & (moved >= 1.0) & (moved < 0.5 * radius)
     return radius, elong, np.where(closed[:, None], shift, 0.0)
 
 
@@ -162,56 +184,68 @@ def _close_pairs(xy: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
     return by_x[first], by_x[second + np.repeat(lo, counts)]
 
 
+def _nonzero(mask: np.ndarray) -> np.ndarray:
+    """(x, y) of the nonzero values of a 2-D uint8 mask, row by row, as cv2.findNonZero gives
+    them. Peaks are few: scanning the mask as 4-byte words, then the bytes of the words that
+    are not zero, takes half the time of scanning it byte by byte."""
+    if mask.shape[1] % 4:
+        found = cv2.findNonZero(mask)
+        return np.zeros((0, 2), np.int32) if found is None else found.reshape(-1, 2)
+    words = cv2.findNonZero(mask.view(np.int32))
+    if words is None:
+        return np.zeros((0, 2), np.int32)
+    words = words.reshape(-1, 2)
+    xs = (words[:, :1] * 4 + np.arange(4, dtype=np.int32)).ravel()
+    ys = np.repeat(words[:, 1], 4)
+    hit = mask[ys, xs] > 0
+    return np.column_stack([xs[hit], ys[hit]])
+
+
 def find(bgr: np.ndarray, p: PipParams) -> Pips:
     """Pips are peaks of the top-hat response; each one's size comes from where the response
     falls to half its height, so a pip inside a die that itself stands out still has its own
     size."""
     h, w = bgr.shape[:2]
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (p.kernel, p.kernel))
-    rows = {}
-    for polarity, response in _responses(bgr, kernel):
-        # A peak is the largest in its 5x5 neighbourhood and above the threshold (at most
-        # 200, so floor(threshold) + 1 fits a byte): for whole-number responses, above t
-        # is at least floor(t) + 1.
-        floor = cv2.dilate(response, _PEAK)
-        np.maximum(floor, np.uint8(math.floor(p.threshold) + 1), out=floor)
-        peaks = cv2.compare(response, floor, cv2.CMP_GE)
-        # All three channels at once: the H x W x 3 mask seen as one H x 3W image.
-        found = cv2.findNonZero(peaks.reshape(h, w * 3))
-        if found is None:
-            continue
-        found = found.reshape(-1, 2)
-        xs, ys, cs = found[:, 0] // 3, found[:, 1], found[:, 0] % 3
-        # A flat top is many equal maxima: keep the first of each run across, then the
-        # first of what is left down each column.
-        xl, yu = np.maximum(xs - 1, 0), np.maximum(ys - 1, 0)
-        left = (peaks[ys, xl, cs] > 0) & (xs > 0)
-        above = (peaks[yu, xs, cs] > 0) & ~((peaks[yu, xl, cs] > 0) & (xs > 0)) & (ys > 0)
-        first = ~left & ~above
-        xs, ys, cs = xs[first], ys[first], cs[first]
-        picked = []
-        for c in range(3):
-            mine = np.flatnonzero(cs == c)
+    response = _responses(bgr, kernel)
+    # A peak is the largest in its 5x5 neighbourhood and above the threshold (at most 200,
+    # so floor(threshold) + 1 fits a byte): for whole-number responses, above t is at least
+    # floor(t) + 1. All three channels at once: H x W x 3 seen as one H x 3W image.
+    floor = cv2.dilate(response, _PEAK)
+    flat = floor.reshape(len(floor), w * 3)  # one channel, so the scalar applies to all
+    cv2.max(flat, float(math.floor(p.threshold) + 1), dst=flat)
+    peaks = cv2.compare(response, floor, cv2.CMP_GE)
+    found = _nonzero(peaks.reshape(len(peaks), w * 3))
+    xs, ys, cs = found[:, 0] // 3, found[:, 1], found[:, 0] % 3
+    # A flat top is many equal maxima: keep the first of each run across, then the first of
+    # what is left down each column.
+    xl, yu = np.maximum(xs - 1, 0), np.maximum(ys - 1, 0)
+    left = (peaks[ys, xl, cs] > 0) & (xs > 0)
+    above = (peaks[yu, xs, cs] > 0) & ~((peaks[yu, xl, cs] > 0) & (xs > 0)) & (ys > 0)
+    first = ~left & ~above
+    xs, ys, cs = xs[first], ys[first], cs[first]
+    top = ys > h
+    picked = []
+    for c in range(3):
+        for bright in (False, True):
+            mine = np.flatnonzero((cs == c) & (top == bright))
             if len(mine) > p.max_peaks:
                 # Textured trays have many faint peaks: measure only the strongest.
                 strength = response[ys[mine], xs[mine], c].astype(np.float32)
                 mine = mine[np.argpartition(-strength, p.max_peaks)[: p.max_peaks]]
             picked.append(mine)
-        pick = np.concatenate(picked)
-        xs, ys, cs = xs[pick], ys[pick], cs[pick]
-        peak = response[ys, xs, cs].astype(np.float32)
-        xy = np.column_stack([xs, ys]).astype(np.float64)
-        radius, elong, closed = _extent(response, xy, cs, peak, p)
-        keep = closed & (radius >= p.min_radius) & (elong <= p.max_aspect)
-        for c in range(3):
-            mine = keep & (cs == c)
-            if mine.any():
-                rows[(c, polarity)] = np.column_stack(
-                    [xy[mine], radius[mine], elong[mine], peak[mine], np.full(mine.sum(), polarity)]
-                )
-    if not rows:
+    pick = np.concatenate(picked)
+    xs, ys, cs, top = xs[pick], ys[pick], cs[pick], top[pick]
+    peak = response[ys, xs, cs].astype(np.float32)
+    ys = ys - np.where(top, h + 2, 0)  # in the frame
+    xy = np.column_stack([xs, ys]).astype(np.float64)
+    radius, elong, closed = _extent(response, xy, top, cs, peak, p)
+    keep = closed & (radius >= p.min_radius) & (elong <= p.max_aspect)
+    if not keep.any():
         return _none()
-    arr = np.vstack([rows[k] for k in sorted(rows)])
+    # By channel, dark before bright, as `picked` has them.
+    polarity = np.where(top, 1.0, -1.0)
+    arr = np.column_stack([xy, radius, elong, peak, polarity])[keep]
     # One pip peaks in several channels within a pixel or two: measure it once.
     cell = np.column_stack([np.round(arr[:, :2] / 3), arr[:, 5]]).astype(np.int64)
     order = np.lexsort((-arr[:, 4], cell[:, 2], cell[:, 1], cell[:, 0]))
@@ -224,7 +258,7 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     iy = _within(np.round(xy[:, 1]).astype(int), 1, h - 2)
     # Pip colour: the 3x3 neighbour farthest from the face's brightness, so a glint on a
     # dark pip does not count as the pip.
-    around = np.stack([bgr[iy + dy, ix + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)], 1)
+    around = bgr[iy[:, None] + _AROUND_Y, ix[:, None] + _AROUND_X]  # (n, 9, 3)
     luma = around.astype(np.float32) @ _LUMA
     pick = np.where(arr[:, 5] < 0, luma.argmin(axis=1), luma.argmax(axis=1))
     pip_bgr = around[np.arange(len(arr)), pick].astype(np.float32)

@@ -86,7 +86,9 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
     if 3 <= len(idx) <= 12:
         best = None
         for a, b in _splits(pips.xy[idx]):
-            parts = [_face_of(idx[a], pips, profile), _face_of(idx[b], pips, profile)]
+            # The second half is only worth fitting when the first half fits.
+            first = _face_of(idx[a], pips, profile)
+            parts = [first, None if first is None else _face_of(idx[b], pips, profile)]
             if all(p is not None for p in parts) and _apart(*parts):
                 score = sum(p.residual for p in parts) + 0.2 * sum(p.face == 1 for p in parts)
                 if best is None or score < best[0]:
@@ -131,8 +133,7 @@ def _completed(frame, face: facefit.Face, pips: pipfind.Pips, profile: Profile) 
     # A face spread wider than its pips allow spans two dice.
     if whole is None or whole.spacing > 4.5 * r:
         return face
-    facefit.measure_edges(frame, whole, pips, profile.dice)
-    facefit.check_missing(frame, whole, pips)
+    facefit.measure(frame, [whole], pips, profile.dice)
     if whole.missing_pip or whole.edge_score < max(face.edge_score, profile.dice.min_edge_score):
         return face
     return whole
@@ -162,20 +163,17 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
         return Reading(status=HAND, expected=expected, problems=("a hand is in the tray",))
     pips = pipfind.find(frame, profile.pips)
     groups = facefit.group(frame, pips, profile.faces)
-    found: list[facefit.Face] = []
     candidates: list[facefit.Face] = []
     unreadable: list[np.ndarray] = []
     for idx in groups:
         for item in _faces_of_group(idx, pips, profile):
             if isinstance(item, facefit.Face):
-                facefit.measure_edges(frame, item, pips, profile.dice)
-                facefit.check_missing(frame, item, pips)
-                item = _completed(frame, item, pips, profile)
                 candidates.append(item)
-                if item.edge_score >= profile.dice.min_edge_score:
-                    found.append(item)
             elif len(item) >= 4:
                 unreadable.append(item)
+    facefit.measure(frame, candidates, pips, profile.dice)
+    candidates = [_completed(frame, f, pips, profile) for f in candidates]
+    found = [f for f in candidates if f.edge_score >= profile.dice.min_edge_score]
     # Where two faces overlap, they are one die's top face and a side face (oblique views):
     # keep the top, whose pips are the roundest.
     found.sort(
