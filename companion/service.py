@@ -37,8 +37,8 @@ DB_NAME = "events.sqlite"  # the same file `companion run` has always used
 LOOP_TICK_S = 0.05
 DISPLAY_RETRY_S = 30.0
 CALIBRATION_SCREEN_S = 300.0  # the OLED guides calibration until it rests this long
-# Buffers this large get their own mapping from glibc, returned to the system when freed.
-# numpy asks for transparent huge pages on buffers of 4 MiB and more (NPY_HUGEPAGE_THRESHOLD).
+# Buffers this large get their own mapping from glibc, returned to the system when freed:
+# numpy's own line for huge pages (4 MiB).
 LARGE_BUFFER_BYTES = 4 * 2**20
 M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
 
@@ -154,18 +154,26 @@ class CameraWorker:
 
 
 def keep_large_buffers_out_of_the_heap() -> None:
-    """Fix glibc's mmap threshold at LARGE_BUFFER_BYTES, for the whole process.
+    """Large image buffers must not leave resident memory behind in the malloc heaps; for
+    the whole process.
 
-    By default glibc raises the threshold to the largest block freed so far (up to 32 MiB),
-    so after the first camera frames the dice reader's large image buffers are carved from
-    the malloc heaps. numpy advises huge pages on those buffers; inside a heap the advice
-    outlives the buffer, and the kernel's khugepaged later fills whole 2 MiB pages around
-    freed memory, so the resident size crept up game after game (bench/soak.py). A fixed
-    threshold keeps such buffers in mappings of their own that are unmapped when freed.
-    Smaller buffers stay in the heaps: mapping every frame anew costs page faults."""
+    numpy advises transparent huge pages on buffers of 4 MiB and more. glibc raises its mmap
+    threshold to the largest block freed so far (up to 32 MiB), so after the first camera
+    frames such buffers are carved from the heaps, and the advice outlives them there: the
+    kernel's khugepaged fills whole 2 MiB pages around freed memory, and the resident size
+    crept up game after game (bench/soak.py). So numpy gives no such advice, and a fixed
+    threshold keeps the large buffers in mappings of their own, unmapped when freed. Smaller
+    buffers stay in the heaps: mapping every frame anew costs page faults."""
     import ctypes
     import ctypes.util
+    import os
+    import sys
 
+    os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")  # read when numpy is imported
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and os.environ["NUMPY_MADVISE_HUGEPAGE"] == "0":
+        core = getattr(numpy, "_core", None) or numpy.core  # numpy 2 / numpy 1
+        core.multiarray._set_madvise_hugepage(False)
     name = ctypes.util.find_library("c")
     try:
         mallopt = ctypes.CDLL(name).mallopt if name else None
