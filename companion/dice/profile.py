@@ -76,8 +76,8 @@ class DiceParams:
     edge_tolerance: float = 0.05
     edge_min: float = 14.0
     min_edge_score: float = 0.625
-    one_pip_size: tuple[float, float] = (2.2, 8.0)
-    one_pip_min_radius: float = 2.5
+    one_pip_size: tuple[float, float] = (2.2, 10.0)
+    one_pip_min_radius: float = 2.0
     confidence_threshold: float = 0.5
     min_confidence: float = 0.15
     cocked_squash: float = 0.82

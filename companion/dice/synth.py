@@ -90,6 +90,7 @@ class DieSpec:
     motion_blur: float = 0.0
     blur_angle: float = 0.0
     pip_glare: bool = False
+    one_pip: float = 0.12  # radius of a 1's pip, in die edges (on many dice, as small as others)
 
     def __post_init__(self) -> None:
         if self.face not in PIP_LAYOUT:
@@ -218,7 +219,7 @@ def _draw_die(
     cv2.polylines(layer, [rim], True, _shade(die.body, 0.6 * light), width, cv2.LINE_AA, 4)
     pip_r = 0.09
     for u, v in PIP_LAYOUT[die.face]:
-        r = 0.12 if die.face == 1 else pip_r
+        r = die.one_pip if die.face == 1 else pip_r
         ring = (np.array([u, v]) + r * _CIRCLE) @ m.T + centre
         _fill(layer, ring, _shade(die.pips, light))
         if die.pip_glare:

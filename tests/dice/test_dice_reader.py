@@ -203,3 +203,26 @@ def test_ones_with_a_glint_on_the_pip_are_all_seen():
     scene = _tray(dice, "wood-light", view_tilt=0.11, light_gradient=0.2)
     reading = read(synth.render(scene, np.random.default_rng(45)), expected=5)
     assert reading.values == [1, 1, 1, 1, 1], reading.problems
+
+
+@pytest.mark.parametrize("style", ["purple", "red", "ivory"])
+def test_small_dice_whose_one_has_an_ordinary_pip_are_read(style):
+    """Many dice give the 1 a pip no bigger than the others'; on small dice that pip is a
+    few pixels across and is still a 1, not a speck."""
+    dice = [
+        _die(
+            1 + i % 6,
+            80 + 80 * (i % 7),
+            150 + 150 * (i // 7),
+            style,
+            size=34,
+            angle=11 * i,
+            one_pip=0.065,
+        )
+        for i in range(12)
+    ]
+    surface = "white-sheet" if style != "ivory" else "felt-blue"
+    reading = read(
+        synth.render(_tray(dice, surface, blur=0.6), np.random.default_rng(7)), expected=12
+    )
+    assert reading.values == sorted(1 + i % 6 for i in range(12)), reading.problems
