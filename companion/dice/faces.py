@@ -36,6 +36,7 @@ class Face:
     box: tuple[int, int, int, int] = (0, 0, 0, 0)
     contrast: float = 0.0
     missing_pip: bool = False  # something pip-like where the pattern has no pip
+    pip_at_centre: bool = False  # ... and that is a pip in the middle, and nothing else
 
 
 def middle(values: np.ndarray) -> np.ndarray:
@@ -373,6 +374,15 @@ def measure(bgr, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
                 between = face.centre + _BEYOND_TWO[:, 1] @ to_image
                 handles.append(probes.add("pip", beyond, face_bgr, contrast, pip_bgr))
                 handles.append(probes.add("face", between, face_bgr, contrast))
+            if face.face in (2, 4):
+                # A 3 or 5 whose middle pip was not found (on a small die its ring crosses
+                # its neighbours): pip colour all over the middle, none towards the edges'
+                # middles, where a 3 or 5 has no pips.
+                r = float(middle(pips.r[idx]))
+                core = face.centre + 0.5 * r * np.vstack([[0.0, 0.0], _AXES])
+                around = face.centre + 2.0 * r * (_AXES @ _rot(face.angle).T)
+                handles.append(probes.add("pip", core, face_bgr, contrast, pip_bgr))
+                handles.append(probes.add("pip", around, face_bgr, contrast, pip_bgr))
             asked.append(tuple(handles))
     probes.run(bgr)
     for k, face in enumerate(faces):
@@ -411,6 +421,14 @@ def measure(bgr, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
             face.missing_pip = bool(answers[0].any())
             if face.face == 2:
                 face.missing_pip |= bool((answers[1] & answers[2]).any())
+            if face.face in (2, 4):
+                core, around = answers[-2:]
+                centre = np.flatnonzero((_EMPTY[face.face] == 0).all(axis=1))
+                others = np.delete(answers[0], centre)
+                beyond = face.face == 2 and bool((answers[1] & answers[2]).any())
+                face.pip_at_centre = bool(
+                    core.all() and not around.any() and not others.any() and not beyond
+                )
         face.edge_score = float(good.mean())
         fallback = float(middle(dist[good])) if good.any() else 3.0 * float(pips.r[face.pips].max())
         reach = np.where(np.isfinite(dist), dist, fallback)

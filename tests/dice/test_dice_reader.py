@@ -226,3 +226,21 @@ def test_small_dice_whose_one_has_an_ordinary_pip_are_read(style):
         synth.render(_tray(dice, surface, blur=0.6), np.random.default_rng(7)), expected=12
     )
     assert reading.values == sorted(1 + i % 6 for i in range(12)), reading.problems
+
+
+@pytest.mark.parametrize("face", [5, 4, 3, 2])
+def test_a_middle_pip_seen_but_not_found_makes_a_two_a_three_and_a_four_a_five(face):
+    """On small dice a middle pip can be lost among its neighbours; the picture still shows
+    it. Only the corner pips given, the reader says whether the face has a middle pip."""
+    from companion.dice import faces as facefit
+    from companion.dice import pips as pipfind
+    from companion.dice.reader import _face_of, default_profile
+
+    profile = default_profile()
+    frame = synth.render(_tray([_die(face, 320, 240, "red", size=60, angle=20)]))
+    pips = pipfind.find(frame, profile.pips)
+    corners = np.flatnonzero(np.hypot(*(pips.xy - (320, 240)).T) > 6)
+    assert len(corners) == (face // 2) * 2  # 5 -> 4 corners, 3 -> 2 corners
+    found = _face_of(corners, pips, profile)
+    facefit.measure(frame, [found], pips, profile.dice)
+    assert found.pip_at_centre == (face % 2 == 1)
