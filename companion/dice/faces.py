@@ -36,7 +36,7 @@ class Face:
     box: tuple[int, int, int, int] = (0, 0, 0, 0)
     contrast: float = 0.0
     missing_pip: bool = False  # something pip-like where the pattern has no pip
-    pip_at_centre: bool = False  # ... and that is a pip in the middle, and nothing else
+    seen_as: int = 0  # what the pips seen around it (but not found) make it: a 3 or 5
 
 
 def middle(values: np.ndarray) -> np.ndarray:
@@ -307,6 +307,29 @@ _AXES = np.array([[1, 0], [0, 1], [-1, 0], [0, -1]], float)
 _DIAG = np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], float) / math.sqrt(2)
 _EIGHT = np.vstack([_AXES, _DIAG])
 _SIXTEEN = np.array([(math.cos(a), math.sin(a)) for a in np.arange(16) * math.pi / 8])
+_CIRCLE32 = np.array([(math.cos(a), math.sin(a)) for a in np.arange(32) * math.pi / 16])
+
+
+def _middle_of(around: np.ndarray) -> int:
+    """The face a lone pip is the middle of, from which of the points on a circle around it
+    look like pips: 5 for four runs a quarter turn apart, 3 for two opposite, else 0."""
+    n = len(around)
+    if around.all() or not around.any():
+        return 0
+    # Runs of pip-like points, read from the start of one.
+    start = int(np.argmin(around))
+    ring = np.roll(around, -start)
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], ring.astype(int), [0]])))
+    centres = (edges[0::2] + edges[1::2] - 1) / 2 + start
+    widths = edges[1::2] - edges[0::2]
+    if widths.max() > n // 6:
+        return 0  # a run that long is no pip
+    gaps = np.diff(np.concatenate([centres, [centres[0] + n]])) * (360 / n)
+    if len(centres) == 4 and np.all(np.abs(gaps - 90) <= 25):
+        return 5
+    if len(centres) == 2 and np.all(np.abs(gaps - 180) <= 30):
+        return 3
+    return 0
 
 
 def measure(bgr, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
@@ -355,11 +378,17 @@ def measure(bgr, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
             beyond = face.centre + (reach[:, 0] + 2.2 * r + 1)[:, None] * _SIXTEEN
             # A pip is one colour inside; a whole small die taken for a pip has its pips in it.
             inner = face.centre + 0.55 * r * _EIGHT
+            # The middle pip of a 3 or 5 has its corner pips about 0.7 of the way to the
+            # die's edge, in the directions of its corners.
+            edge = dists[2 * k]
+            reach = float(middle(edge[np.isfinite(edge)])) if np.isfinite(edge).any() else 0.0
+            corners = face.centre + 0.7 * reach * _CIRCLE32
             asked.append(
                 (
                     probes.add("pip", ahead, face_bgr, contrast, pip_bgr),
                     probes.add("face", beyond, face_bgr, contrast),
                     probes.add("pip", inner, face_bgr, contrast, pip_bgr),
+                    probes.add("pip", corners, face_bgr, contrast, pip_bgr),
                 )
             )
         else:
@@ -397,7 +426,7 @@ def measure(bgr, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
             finite = np.sort(dist[np.isfinite(dist)])
             if len(finite) >= 12 and finite[-2] > 3.0 * finite[1]:
                 good &= False
-            like_ahead, face_beyond, inside_pip = answers
+            like_ahead, face_beyond, inside_pip, at_corners = answers
             met = np.isfinite(near) & like_ahead.any(axis=1) & face_beyond
             face.missing_pip = bool(met.any())
             # A 1 sits in the middle of its face: opposite edges are as far. A pip whose face
@@ -407,6 +436,8 @@ def measure(bgr, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
             lopsided = np.abs(a[both] - b[both]) > 0.35 * (a[both] + b[both])
             face.missing_pip |= bool(lopsided.any())
             face.missing_pip |= bool((~inside_pip).sum() >= 2)
+            face.missing_pip |= bool(at_corners.sum() >= 3)
+            face.seen_as = _middle_of(at_corners)
         else:
             half = _HALF_FACE * face.spacing
             d_axes, d_diag = dists[2 * k], dists[2 * k + 1]
@@ -426,9 +457,8 @@ def measure(bgr, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
                 centre = np.flatnonzero((_EMPTY[face.face] == 0).all(axis=1))
                 others = np.delete(answers[0], centre)
                 beyond = face.face == 2 and bool((answers[1] & answers[2]).any())
-                face.pip_at_centre = bool(
-                    core.all() and not around.any() and not others.any() and not beyond
-                )
+                if core.all() and not around.any() and not others.any() and not beyond:
+                    face.seen_as = face.face + 1
         face.edge_score = float(good.mean())
         fallback = float(middle(dist[good])) if good.any() else 3.0 * float(pips.r[face.pips].max())
         reach = np.where(np.isfinite(dist), dist, fallback)

@@ -103,11 +103,11 @@ def _completed(frame, face: facefit.Face, pips: pipfind.Pips, profile: Profile) 
     group left out (a pip by the die's rim can measure too long to be grouped), when that
     makes a whole face inside a die's edge."""
     own = face.pips
-    if face.pip_at_centre:
-        # A 2 or 4 with a pip in its middle, seen in the picture, is a 3 or 5; it still asks
-        # for a check (stays `missing_pip`), since that pip was seen but not found.
-        face.face += 1
-        face.pip_at_centre = False
+    if face.seen_as:
+        # A 2 or 4 with a pip in its middle, or a 1 with corner pips around it, seen in the
+        # picture: a 3 or 5. It still asks for a check (stays `missing_pip`), since those
+        # pips were seen, not found.
+        face.face, face.seen_as = face.seen_as, 0
         return face
     if not face.missing_pip or (pips.elongation[own] > facefit.ROUND_PIP).any():
         return face  # in an oblique view, the pip left out may be on a side face

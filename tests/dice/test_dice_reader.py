@@ -243,4 +243,44 @@ def test_a_middle_pip_seen_but_not_found_makes_a_two_a_three_and_a_four_a_five(f
     assert len(corners) == (face // 2) * 2  # 5 -> 4 corners, 3 -> 2 corners
     found = _face_of(corners, pips, profile)
     facefit.measure(frame, [found], pips, profile.dice)
-    assert found.pip_at_centre == (face % 2 == 1)
+    assert found.seen_as == (face if face % 2 else 0)
+
+
+def test_pips_around_a_lone_pip_tell_the_face_it_is_the_middle_of():
+    from companion.dice.faces import _middle_of
+
+    ring = np.zeros(32, bool)
+    assert _middle_of(ring) == 0  # a 1: nothing around its pip
+    for start in (0, 3, 30):  # runs may wrap round the circle
+        five = ring.copy()
+        for q in range(4):
+            five[[(start + 8 * q) % 32, (start + 8 * q + 1) % 32]] = True
+        assert _middle_of(five) == 5
+        three = ring.copy()
+        three[[start % 32, (start + 16) % 32]] = True
+        assert _middle_of(three) == 3
+    lopsided = ring.copy()
+    lopsided[[0, 1, 5, 6]] = True
+    assert _middle_of(lopsided) == 0
+    wall = ring.copy()
+    wall[4:14] = True  # a long dark run: the tray wall or a shadow, not pips
+    assert _middle_of(wall) == 0
+
+
+@pytest.mark.parametrize("face", [5, 3, 1])
+def test_the_middle_pip_alone_is_not_taken_for_a_one(face):
+    """Given only the middle pip of a 5 or 3 (its corner pips lost), the corner pips seen
+    around it make it no sure 1, but a 5 or 3; a real 1 stays a 1."""
+    from companion.dice import faces as facefit
+    from companion.dice import pips as pipfind
+    from companion.dice.reader import _face_of, default_profile
+
+    profile = default_profile()
+    frame = synth.render(_tray([_die(face, 320, 240, "red", size=60, angle=20)]))
+    pips = pipfind.find(frame, profile.pips)
+    centre = np.flatnonzero(np.hypot(*(pips.xy - (320, 240)).T) <= 6)
+    assert len(centre) == 1
+    found = _face_of(centre, pips, profile)
+    facefit.measure(frame, [found], pips, profile.dice)
+    assert found.missing_pip == (face != 1)
+    assert found.seen_as == (face if face != 1 else 0)
