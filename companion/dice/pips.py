@@ -115,7 +115,7 @@ def _extent(response, xy, top, ch, peak, p: PipParams):
         px = _within(xs[edge, None, None] + dx, 0, w - 1)
         py = _within(ys[edge, None, None] + dy, 0, h - 1) + first_row[edge, None, None]
         idx[edge] = (py * w + px) * 3 + ch[edge, None, None]
-    prof = response.ravel()[idx].astype(np.int16)  # (n, 8, steps)
+    prof = np.take(response.ravel(), idx).astype(np.int16)  # (n, 8, steps)
     # The response is whole numbers, which makes its tests against fractions of the peak
     # exact in whole numbers: below 0.65 peak is below its ceiling, a rise of more than
     # 0.08 peak is a rise of more than its floor.
