@@ -1,73 +1,110 @@
 """Dice reader speed on one core, and what it read, for comparing two versions of the reader.
 
-    taskset -c 1 .venv/bin/python bench/dice_speed.py ../shared/data/dice/* \\
-        --synthetic 300 --dump before.json
-    taskset -c 1 .venv/bin/python bench/dice_speed.py --compare before.json after.json
+    taskset -c 1 .venv/bin/python bench/dice_speed.py ../shared/data/dice/* --synthetic 300
+    taskset -c 1 .venv/bin/python bench/dice_speed.py ../shared/data/dice/* --against ../old
+    taskset -c 1 .venv/bin/python bench/dice_speed.py ../shared/data/dice/* --dump now.json
+    .venv/bin/python bench/dice_speed.py --compare before.json now.json
 
 Each frame is loaded (or rendered) first, then read `--repeat` times on one OpenCV thread;
 its time is the best of those reads, so other work on a shared machine counts as little as
 it can. Per set: p50/p95 of those times (wall clock, and CPU time of the reading thread,
-which other processes on the core do not inflate), per-die accuracy and confident errors. `--dump`
-writes every image's reading (faces, boxes, confidences, flags) as JSON; `--compare A B`
-lists the images read differently and both versions' accuracy per set.
+which other processes on the core inflate less), per-die accuracy and confident errors.
+
+`--against TREE` reads every frame with this tree's reader and with the one in TREE (a
+checkout of the repository), frame by frame in turn, so both meet the same load; then it
+lists the images the two read differently. `--dump` writes every image's reading (faces,
+boxes, confidences, flags) and the figures as JSON; `--compare A B` compares two dumps.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
 
+HERE = Path(__file__).resolve().parents[1]
 
-def _sets(folders: list[str], synthetic: int, seed: int):
+
+def _samples(folders: list[str], synthetic: int, seed: int):
+    """(set name, sample) in order, loading and rendering as it goes."""
     from companion.dice.scoring import load_set, synthetic_set
 
     for folder in folders:
         if Path(folder).is_dir():
-            yield Path(folder).name, load_set(folder)
+            for sample in load_set(folder):
+                yield Path(folder).name, sample
     if synthetic:
-        yield f"synthetic-{synthetic}", synthetic_set(synthetic, seed=seed)
+        for sample in synthetic_set(synthetic, seed=seed):
+            yield f"synthetic-{synthetic}", sample
 
 
-def measure(folders: list[str], synthetic: int, seed: int, repeat: int, profile_path=None) -> dict:
+def _timed_reads(args):
+    """One record per frame: set, image, best wall and CPU ms, truth and reading."""
     import cv2
-    import numpy as np
 
     from companion.dice.profile import load
     from companion.dice.reader import read
-    from companion.dice.scoring import Score
 
     cv2.setNumThreads(1)
-    profile = load(profile_path)
-    out = {}
-    for name, samples in _sets(folders, synthetic, seed):
-        score = Score(name)
-        readings = {}
-        cpu = []
-        for sample in samples:
-            frame = sample.load()  # loading and rendering are not timed
-            best, best_cpu = float("inf"), float("inf")
-            for _ in range(repeat):
-                t0, c0 = time.perf_counter(), time.thread_time()
-                reading = read(frame, profile, expected=len(sample.faces))
-                best = min(best, time.perf_counter() - t0)
-                best_cpu = min(best_cpu, time.thread_time() - c0)
-            score.add(sample, reading, best * 1000)
-            cpu.append(best_cpu * 1000)
-            readings[sample.name] = {"truth": sorted(sample.faces), **reading.to_json()}
+    profile = load(args.profile)
+    for name, sample in _samples(args.sets, args.synthetic, args.seed):
+        frame = sample.load()  # loading and rendering are not timed
+        wall, cpu = float("inf"), float("inf")
+        for _ in range(args.repeat):
+            t0, c0 = time.perf_counter(), time.thread_time()
+            reading = read(frame, profile, expected=len(sample.faces))
+            wall = min(wall, time.perf_counter() - t0)
+            cpu = min(cpu, time.thread_time() - c0)
+        yield {
+            "set": name,
+            "image": sample.name,
+            "ms": wall * 1000,
+            "cpu_ms": cpu * 1000,
+            "truth": sorted(sample.faces),
+            **reading.to_json(),
+        }
+
+
+def _summaries(records: list[dict]) -> dict:
+    """Per set: accuracy as `companion dice bench` scores it, and the timings."""
+    import numpy as np
+
+    from companion.dice.reading import Die, Reading
+    from companion.dice.scoring import Sample, Score
+
+    out: dict[str, dict] = {}
+    for rec in records:
+        entry = out.setdefault(rec["set"], {"score": Score(rec["set"]), "cpu": [], "readings": {}})
+        dice = tuple(
+            Die(d["face"], tuple(d["box"]), tuple(d["centre"]), d["confidence"], tuple(d["flags"]))
+            for d in rec["dice"]
+        )
+        reading = Reading(dice, rec["status"], tuple(rec["problems"]), rec["expected"])
+        entry["score"].add(Sample(rec["image"], tuple(rec["truth"])), reading, rec["ms"])
+        entry["cpu"].append(rec["cpu_ms"])
+        entry["readings"][rec["image"]] = {
+            k: rec[k] for k in ("truth", "status", "values", "problems", "dice")
+        }
+    result = {}
+    for name, entry in out.items():
+        score, cpu = entry["score"], np.array(entry["cpu"])
         summary = score.summary()
-        ms = np.array(score.ms)
-        summary["ms_p50"] = round(float(np.percentile(ms, 50)), 2)
-        summary["ms_p95"] = round(float(np.percentile(ms, 95)), 2)
-        summary["ms_max"] = round(float(ms.max()), 2)
+        summary["ms_max"] = round(max(score.ms), 2)
         summary["cpu_ms_p50"] = round(float(np.percentile(cpu, 50)), 2)
         summary["cpu_ms_p95"] = round(float(np.percentile(cpu, 95)), 2)
         summary["confident_errors"] = score.confident_errors
-        summary["correct"] = score.correct
-        out[name] = {"summary": summary, "readings": readings}
-    return out
+        result[name] = {"summary": summary, "readings": entry["readings"]}
+    return result
+
+
+_HEAD = (
+    f"{'':<7}{'set':<24} {'images':>6} {'dice':>5} {'per-die':>8} {'conf.err':>8} "
+    f"{'ms p50':>7} {'ms p95':>7} {'ms max':>7} {'cpu p50':>7} {'cpu p95':>7}"
+)
 
 
 def _line(s: dict, label: str = "") -> str:
@@ -78,19 +115,12 @@ def _line(s: dict, label: str = "") -> str:
     )
 
 
-_HEAD = (
-    f"{'':<7}{'set':<24} {'images':>6} {'dice':>5} {'per-die':>8} {'conf.err':>8} "
-    f"{'ms p50':>7} {'ms p95':>7} {'ms max':>7} {'cpu p50':>7} {'cpu p95':>7}"
-)
-
-
-def compare(a_path: str, b_path: str) -> int:
-    a = json.loads(Path(a_path).read_text(encoding="utf-8"))
-    b = json.loads(Path(b_path).read_text(encoding="utf-8"))
+def compare(a: dict, b: dict, a_label: str = "before", b_label: str = "after") -> int:
+    """Print the images two runs read differently, then both runs' figures; 1 if any differ."""
     differ = 0
     for name in a:
         if name not in b:
-            print(f"{name}: only in {a_path}")
+            print(f"{name}: only in the {a_label} run")
             continue
         ra, rb = a[name]["readings"], b[name]["readings"]
         changed = sorted(k for k in ra if ra[k] != rb.get(k))
@@ -99,14 +129,55 @@ def compare(a_path: str, b_path: str) -> int:
         for k in changed:
             before, after = ra[k], rb.get(k, {})
             print(f"  {k}: truth {before['truth']}")
-            print(f"    before {before['status']} {before['values']} {before['dice']}")
-            print(f"    after  {after.get('status')} {after.get('values')} {after.get('dice')}")
+            print(f"    {a_label:<6} {before['status']} {before['values']} {before['dice']}")
+            print(
+                f"    {b_label:<6} {after.get('status')} {after.get('values')} {after.get('dice')}"
+            )
     print(_HEAD)
     for name in a:
         if name in b:
-            print(_line(a[name]["summary"], "before"))
-            print(_line(b[name]["summary"], "after"))
+            print(_line(a[name]["summary"], a_label))
+            print(_line(b[name]["summary"], b_label))
     return 1 if differ else 0
+
+
+def _worker(args) -> int:
+    """Read the next frame each time a line comes in; answer with its record."""
+    reads = _timed_reads(args)
+    for _ in sys.stdin:
+        record = next(reads, None)
+        print(json.dumps(record), flush=True)
+        if record is None:
+            break
+    return 0
+
+
+def _side_by_side(args) -> tuple[dict, dict]:
+    """This tree's reader and TREE's, each in its own process, frame by frame in turn."""
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", *args.sets]
+    cmd += ["--synthetic", str(args.synthetic), "--seed", str(args.seed)]
+    cmd += ["--repeat", str(args.repeat)] + (["--profile", args.profile] if args.profile else [])
+    procs = []
+    for tree in (Path(args.against).resolve(), HERE):
+        env = {**os.environ, "PYTHONPATH": str(tree)}
+        procs.append(
+            subprocess.Popen(cmd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        )
+    runs: list[list[dict]] = [[], []]
+    while True:
+        got = []
+        for proc in procs:
+            proc.stdin.write("next\n")
+            proc.stdin.flush()
+            got.append(json.loads(proc.stdout.readline()))
+        if got[0] is None or got[1] is None:
+            break
+        for run, record in zip(runs, got, strict=True):
+            run.append(record)
+    for proc in procs:
+        proc.stdin.close()
+        proc.wait()
+    return _summaries(runs[0]), _summaries(runs[1])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,11 +188,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="reads per frame; the best counts")
     ap.add_argument("--profile", help="dice profile TOML (default: the shipped default)")
     ap.add_argument("--dump", metavar="FILE", help="write readings and figures as JSON")
+    ap.add_argument("--against", metavar="TREE", help="also time TREE's reader, frame by frame")
     ap.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two dumps")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.worker:
+        return _worker(args)
     if args.compare:
-        return compare(*args.compare)
-    result = measure(args.sets, args.synthetic, args.seed, args.repeat, args.profile)
+        a, b = (json.loads(Path(p).read_text(encoding="utf-8")) for p in args.compare)
+        return compare(a, b)
+    if args.against:
+        theirs, ours = _side_by_side(args)
+        if args.dump:
+            Path(args.dump).write_text(json.dumps(ours, indent=1), encoding="utf-8")
+        return compare(theirs, ours, "theirs", "ours")
+    result = _summaries(list(_timed_reads(args)))
     print(_HEAD)
     for entry in result.values():
         print(_line(entry["summary"]))

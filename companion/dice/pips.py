@@ -7,6 +7,7 @@ red on blue, yellow on green.
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -49,6 +50,20 @@ def _none() -> Pips:
     return Pips(flat, empty, empty, empty, empty, np.zeros((0, 3)), np.zeros((0, 3)))
 
 
+_SCRATCH = threading.local()
+
+
+def _scratch(name: str, shape: tuple[int, ...]) -> np.ndarray:
+    """A frame-sized uint8 work array, kept by each thread from one frame to the next: a
+    new array of that size is fresh memory from the system, and its page faults cost more
+    than the work done in it."""
+    arrays = _SCRATCH.__dict__.setdefault("arrays", {})
+    array = arrays.get(name)
+    if array is None or array.shape != shape:
+        array = arrays[name] = np.empty(shape, np.uint8)
+    return array
+
+
 def _responses(bgr: np.ndarray, kernel: np.ndarray) -> np.ndarray:
     """Black and white top-hats of B, G and R, each channel on its own: a pip stands out in
     at least one channel (white on red in B and G, red on blue in R, black on ivory in all
@@ -58,8 +73,8 @@ def _responses(bgr: np.ndarray, kernel: np.ndarray) -> np.ndarray:
     leave the 5 x 5 maxima on either side as they are at the frame's own edge)."""
     h = bgr.shape[0]
     # Smoothing before the top-hat (once, on the frame) steadies each pip's peak.
-    smooth = cv2.GaussianBlur(bgr, (5, 5), 1.0)
-    both = np.empty((2 * h + 2, *bgr.shape[1:]), np.uint8)
+    smooth = cv2.GaussianBlur(bgr, (5, 5), 1.0, dst=_scratch("smooth", bgr.shape))
+    both = _scratch("responses", (2 * h + 2, *bgr.shape[1:]))
     both[h : h + 2] = 0
     cv2.morphologyEx(smooth, cv2.MORPH_BLACKHAT, kernel, dst=both[:h])
     cv2.morphologyEx(smooth, cv2.MORPH_TOPHAT, kernel, dst=both[h + 2 :])
@@ -99,7 +114,7 @@ def _extent(response, xy, top, ch, peak, p: PipParams):
         px = _within(xs[edge, None, None] + dx, 0, w - 1)
         py = _within(ys[edge, None, None] + dy, 0, h - 1) + first_row[edge, None, None]
         idx[edge] = (py * w + px) * 3 + ch[edge, None, None]
-    prof = response.ravel()[idx].astype(np.int16)  # (n, 8, steps)
+    prof = np.take(response.ravel(), idx).astype(np.int16)  # (n, 8, steps)
     # The response is whole numbers, which makes its tests against fractions of the peak
     # exact in whole numbers: below 0.65 peak is below its ceiling, a rise of more than
     # 0.08 peak is a rise of more than its floor.
@@ -211,10 +226,10 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     # A peak is the largest in its 5x5 neighbourhood and above the threshold (at most 200,
     # so floor(threshold) + 1 fits a byte): for whole-number responses, above t is at least
     # floor(t) + 1. All three channels at once: H x W x 3 seen as one H x 3W image.
-    floor = cv2.dilate(response, _PEAK)
+    floor = cv2.dilate(response, _PEAK, dst=_scratch("peaks", response.shape))
     flat = floor.reshape(len(floor), w * 3)  # one channel, so the scalar applies to all
     cv2.max(flat, float(math.floor(p.threshold) + 1), dst=flat)
-    peaks = cv2.compare(response, floor, cv2.CMP_GE)
+    peaks = cv2.compare(response, floor, cv2.CMP_GE, dst=floor)
     found = _nonzero(peaks.reshape(len(peaks), w * 3))
     xs, ys, cs = found[:, 0] // 3, found[:, 1], found[:, 0] % 3
     # A flat top is many equal maxima: keep the first of each run across, then the first of
