@@ -311,11 +311,12 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     # Only spots closer than the widest suppression reach matter to each other.
     a, b = _close_pairs(sx, 1.8 * float(sr.max()) + 0.5 if len(sr) else 0.0)
     d = np.hypot(*(sx[a] - sx[b]).T)
-    # A small bright spot inside a dark pip is a glint on it, not a pip (a dark pip inside a
-    # bright spot is a pip on a small die that stands out from the tray).
+    # A small bright spot near the middle of a dark pip is a glint on it, not a pip (a dark
+    # pip inside a bright spot is a pip on a small die that stands out from the tray, and a
+    # bright pip by the edge of a dark spot is a pip on a small die darker than the tray).
     sp = arr[strong, 5]
     glint = np.zeros(len(strong), bool)
-    glint[a[(sp[a] > sp[b]) & (sr[b] >= 2 * sr[a]) & (d < sr[b])]] = True
+    glint[a[(sp[a] > sp[b]) & (sr[b] >= 2 * sr[a]) & (d < 0.5 * sr[b])]] = True
     both = ~glint[a] & ~glint[b]
     renumber = np.cumsum(~glint) - 1
     strong, sr = strong[~glint], sr[~glint]

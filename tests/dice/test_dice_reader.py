@@ -284,3 +284,14 @@ def test_the_middle_pip_alone_is_not_taken_for_a_one(face):
     facefit.measure(frame, [found], pips, profile.dice)
     assert found.missing_pip == (face != 1)
     assert found.seen_as == (face if face != 1 else 0)
+
+
+def test_white_pips_on_small_dice_darker_than_the_tray_in_one_channel():
+    """A small blue die on blue felt is a dark spot in red: its corner pips are pips on
+    it, not glints on a pip."""
+    dice = [
+        _die(f, 80 + 96 * i, 240, "blue", size=30, angle=20 + 9 * i)
+        for i, f in enumerate((4, 5, 6, 2, 3, 4))
+    ]
+    reading = read(synth.render(_tray(dice, "felt-blue"), np.random.default_rng(74)), expected=6)
+    assert reading.values == [2, 3, 4, 4, 5, 6], reading.problems
