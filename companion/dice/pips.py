@@ -311,12 +311,13 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     # Only spots closer than the widest suppression reach matter to each other.
     a, b = _close_pairs(sx, 1.8 * float(sr.max()) + 0.5 if len(sr) else 0.0)
     d = np.hypot(*(sx[a] - sx[b]).T)
-    # A small bright spot near the middle of a dark pip is a glint on it, not a pip (a dark
-    # pip inside a bright spot is a pip on a small die that stands out from the tray, and a
-    # bright pip by the edge of a dark spot is a pip on a small die darker than the tray).
+    # A small bright spot inside a dark pip is a glint on it, not a pip: a third of its size
+    # or so. A bright pip inside a dark spot four times its size is a pip on a small die
+    # darker than the tray; a dark pip inside a bright spot, one on a die lighter than it.
     sp = arr[strong, 5]
     glint = np.zeros(len(strong), bool)
-    glint[a[(sp[a] > sp[b]) & (sr[b] >= 2 * sr[a]) & (d < 0.5 * sr[b])]] = True
+    size = (sr[b] >= 2 * sr[a]) & (sr[b] <= 3.5 * sr[a])
+    glint[a[(sp[a] > sp[b]) & size & (d < sr[b])]] = True
     both = ~glint[a] & ~glint[b]
     renumber = np.cumsum(~glint) - 1
     strong, sr = strong[~glint], sr[~glint]

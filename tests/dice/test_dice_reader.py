@@ -237,7 +237,9 @@ def test_a_middle_pip_seen_but_not_found_makes_a_two_a_three_and_a_four_a_five(f
     from companion.dice.reader import _face_of, default_profile
 
     profile = default_profile()
-    frame = synth.render(_tray([_die(face, 320, 240, "red", size=60, angle=20)]))
+    frame = synth.render(
+        _tray([_die(face, 320, 240, "red", size=60, angle=20)]), np.random.default_rng(face)
+    )
     pips = pipfind.find(frame, profile.pips)
     corners = np.flatnonzero(np.hypot(*(pips.xy - (320, 240)).T) > 6)
     assert len(corners) == (face // 2) * 2  # 5 -> 4 corners, 3 -> 2 corners
@@ -276,7 +278,9 @@ def test_the_middle_pip_alone_is_not_taken_for_a_one(face):
     from companion.dice.reader import _face_of, default_profile
 
     profile = default_profile()
-    frame = synth.render(_tray([_die(face, 320, 240, "red", size=60, angle=20)]))
+    frame = synth.render(
+        _tray([_die(face, 320, 240, "red", size=60, angle=20)]), np.random.default_rng(face)
+    )
     pips = pipfind.find(frame, profile.pips)
     centre = np.flatnonzero(np.hypot(*(pips.xy - (320, 240)).T) <= 6)
     assert len(centre) == 1
