@@ -438,6 +438,14 @@ def measure(bgr, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
             face.missing_pip |= bool((~inside_pip).sum() >= 2)
             face.missing_pip |= bool(at_corners.sum() >= 3)
             face.seen_as = _middle_of(at_corners)
+            if good.sum() >= 12 and not lopsided.any():
+                # How square a 1's die looks, from its outline rather than from its pip,
+                # which a glint can make look long. (Not for a pip with a lopsided face
+                # around it: a pip on a side face has the whole die around it.)
+                outline = dist[good, None] * dirs[good]
+                outline -= outline.mean(axis=0)
+                low, high = np.linalg.eigvalsh(outline.T @ outline)
+                face.squash = math.sqrt(max(low, 0.0) / high)
         else:
             half = _HALF_FACE * face.spacing
             d_axes, d_diag = dists[2 * k], dists[2 * k + 1]

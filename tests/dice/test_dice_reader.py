@@ -299,3 +299,15 @@ def test_white_pips_on_small_dice_darker_than_the_tray_in_one_channel():
     ]
     reading = read(synth.render(_tray(dice, "felt-blue"), np.random.default_rng(74)), expected=6)
     assert reading.values == [2, 3, 4, 4, 5, 6], reading.problems
+
+
+def test_a_flat_one_whose_pip_looks_long_is_not_taken_for_cocked():
+    """A glint or blur can make a 1's pip look long, as a cocked die's would; the die's
+    outline, seen square, says it lies flat. (A tray where that happened.)"""
+    rng = np.random.default_rng(92)
+    faces = [int(f) for f in rng.integers(1, 7, 6)]
+    faces[0] = 1
+    scene = synth.random_scene(faces, rng)
+    reading = read(synth.render(scene, rng), expected=6)
+    assert reading.values == sorted(faces), reading.problems
+    assert reading.ok
