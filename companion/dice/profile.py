@@ -104,10 +104,12 @@ class DiceParams:
 class SceneParams:
     hand_area: float = 0.04
     hand_colour_distance: float = 60.0
+    hand_fill: float = 0.25
 
     limits: ClassVar[dict] = {
         "hand_area": _num(0.001, 1, "skin-coloured share of the frame that means a hand"),
         "hand_colour_distance": _num(1, 255, "skin must differ this much from the tray"),
+        "hand_fill": _num(0, 1, "share of its bounding box a hand covers (a wall band less)"),
     }
 
 

@@ -23,6 +23,14 @@ def hand_in_view(bgr: np.ndarray, p: SceneParams) -> bool:
     mask = (skin > 0) & unlike_tray
     if mask.mean() < p.hand_area:
         return False
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
-    largest = stats[1:, cv2.CC_STAT_AREA].max() if n > 1 else 0
-    return bool(largest >= p.hand_area * mask.size)
+    mask = mask.astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n < 2:
+        return False
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    if stats[largest, cv2.CC_STAT_AREA] < p.hand_area * mask.size:
+        return False
+    # A hand fills much of the box around it; a tray wall lit unlike the tray is a thin
+    # band along the frame's edges, its box most of the frame.
+    box = stats[largest, cv2.CC_STAT_WIDTH] * stats[largest, cv2.CC_STAT_HEIGHT]
+    return bool(stats[largest, cv2.CC_STAT_AREA] >= p.hand_fill * box)

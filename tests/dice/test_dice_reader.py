@@ -123,6 +123,20 @@ def test_a_hand_on_a_skin_coloured_table_is_still_seen():
     assert read(synth.render(replace(scene, hand=None), rng)).status == OK
 
 
+def test_a_tray_wall_lit_unlike_the_tray_is_not_a_hand():
+    """Light falling across a wooden tray makes its walls a skin-coloured band round the
+    frame's edge: thin, not a hand, and the dice are read."""
+    dice = [
+        _die(f, 200 + 80 * i, 240, "yellow", size=42, angle=9 * i) for i, f in enumerate((3, 5, 6))
+    ]
+    scene = _tray(
+        dice, "wood-light", tray_wall=21, light=1.05, light_gradient=0.24, light_angle=308
+    )
+    reading = read(synth.render(scene, np.random.default_rng(389)), expected=3)
+    assert reading.status == OK, reading.problems
+    assert reading.values == [3, 5, 6]
+
+
 def test_cocked_die_is_flagged_not_guessed():
     rng = np.random.default_rng(12)
     cocked = _die(4, 320, 50, size=44, tilt=42, tilt_dir=90, cocked=True)
