@@ -15,7 +15,7 @@ from companion.dice.synth import PIP_LAYOUT, PIP_OFFSET
 # Pip layouts in units of the pip spacing (corner pips at (+-1, +-1)).
 TEMPLATES = {n: np.array(pts) / PIP_OFFSET for n, pts in PIP_LAYOUT.items()}
 _HALF_FACE = 0.5 / PIP_OFFSET  # the face's half-width in pip spacings
-ROUND_PIP = 1.25  # longest/shortest width of a pip seen from above
+ROUND_PIP = 1.35  # longest/shortest width of a pip seen from above (a glint included)
 
 
 def _within(a: np.ndarray, lo, hi) -> np.ndarray:

@@ -325,3 +325,14 @@ def test_a_flat_one_whose_pip_looks_long_is_not_taken_for_cocked():
     reading = read(synth.render(scene, rng), expected=6)
     assert reading.values == sorted(faces), reading.problems
     assert reading.ok
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_twos_with_a_glint_on_each_pip_are_twos(seed):
+    """A glint makes a pip look a little long; the two far-apart pips of a 2 still link."""
+    dice = [
+        _die(2, 110 + 140 * i, 240, "white", size=44, angle=20 * i, pip_glare=True)
+        for i in range(4)
+    ]
+    reading = read(synth.render(_tray(dice, "grey"), np.random.default_rng(seed)), expected=4)
+    assert reading.values == [2, 2, 2, 2], reading.problems
