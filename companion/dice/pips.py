@@ -168,7 +168,11 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     # colours, |c - f| < |c - p|  <=>  c.(p - f) < (|p|^2 - |f|^2) / 2.
     towards_pip = (pip_bgr - face_bgr).astype(np.float32)
     halfway = np.einsum("nc,nc->n", pip_bgr, pip_bgr) - np.einsum("nc,nc->n", face_bgr, face_bgr)
-    nearer_face = np.einsum("nkjc,nc->nkj", colour, towards_pip) < (halfway / 2)[:, None, None]
+    # The dot product one channel at a time, added in einsum's order (and so to the same
+    # float32 sums), at a quarter of its time on these shapes.
+    t = towards_pip[:, None, None, :]
+    along = colour[..., 0] * t[..., 0] + colour[..., 1] * t[..., 1] + colour[..., 2] * t[..., 2]
+    nearer_face = along < (halfway / 2)[:, None, None]
     out = nearer_face & (steps[None, None, :] > 0.5 * r0[:, None, None])
     met = out.any(axis=2)
     reach = np.where(met, steps[out.argmax(axis=2)] - 0.25, steps[-1] + 0.5)
