@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from companion.dice.pips import Pips
+from companion.dice.pips import Pips, pixels
 from companion.dice.profile import DiceParams, FaceParams
 from companion.dice.synth import PIP_LAYOUT, PIP_OFFSET
 
@@ -91,7 +91,7 @@ def _paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams
     limit = np.minimum(
         fp.colour_tolerance, fp.path_tolerance * np.minimum(pips.contrast[i], pips.contrast[j])
     )
-    colour = np.linalg.norm(bgr[py, px].astype(np.float32) - face[pair], axis=1)
+    colour = np.linalg.norm(pixels(bgr, px, py).astype(np.float32) - face[pair], axis=1)
     worst = np.zeros(len(todo), np.float32)
     np.maximum.at(worst, pair, colour)
     clear[todo] = worst <= limit
@@ -227,7 +227,7 @@ def _rays(bgr, sets: list[tuple]) -> list[np.ndarray]:
     # The threshold is squared as a Python float, then compared in float32 (as numpy does
     # with a float32 array and a Python float).
     limit = np.array([t * t for *_, t in sets], np.float32)[of_set]
-    diff = bgr[cy, cx].astype(np.float32) - face_bgr[:, None, :]
+    diff = pixels(bgr, cx, cy).astype(np.float32) - face_bgr[:, None, :]
     away = (np.einsum("...c,...c->...", diff, diff) > limit[:, None]) | (px != cx) | (py != cy)
     away &= valid
     hit = away.argmax(axis=1)
@@ -269,7 +269,7 @@ class _Probes:
         points = np.vstack([pts.reshape(-1, 2) for pts, *_ in todo])
         px = _within(np.round(points[:, 0]).astype(int), 0, w - 1)
         py = _within(np.round(points[:, 1]).astype(int), 0, h - 1)
-        colour = bgr[py, px].astype(np.float32)
+        colour = pixels(bgr, px, py).astype(np.float32)
         face_bgr = np.repeat(np.array([f for _, f, _, _ in todo], np.float32), counts, axis=0)
         from_face = np.linalg.norm(colour - face_bgr, axis=-1)
         # Limits are worked out as Python floats, then compared in float32.

@@ -28,6 +28,17 @@ def _within(a: np.ndarray, lo, hi) -> np.ndarray:
     return np.minimum(np.maximum(a, lo), hi)
 
 
+def pixels(bgr: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """bgr[y, x] for whole-pixel places: taken from the frame seen as one row of pixels,
+    several times quicker than indexing it by two arrays (as a place off the frame still is:
+    it wraps round or fails in its own axis, not in the next row)."""
+    h, w = bgr.shape[:2]
+    inside = x.min(initial=0) >= 0 and y.min(initial=0) >= 0
+    if not (inside and x.max(initial=0) < w and y.max(initial=0) < h and bgr.flags.c_contiguous):
+        return bgr[y, x]
+    return np.take(bgr.reshape(-1, 3), y * w + x, axis=0)
+
+
 @dataclass(frozen=True)
 class Pips:
     """Candidates as parallel arrays (one row per pip)."""
@@ -142,7 +153,7 @@ def _ring(bgr: np.ndarray, xy: np.ndarray, r: np.ndarray, p: PipParams) -> np.nd
     pts = xy[:, None, :] + radius[:, None, None] * _RING[None, :, :]
     px = _within(np.round(pts[..., 0]).astype(int), 0, w - 1)
     py = _within(np.round(pts[..., 1]).astype(int), 0, h - 1)
-    return bgr[py, px].astype(np.float32)
+    return pixels(bgr, px, py).astype(np.float32)
 
 
 @lru_cache(maxsize=8)
@@ -168,7 +179,11 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     # colours, |c - f| < |c - p|  <=>  c.(p - f) < (|p|^2 - |f|^2) / 2.
     towards_pip = (pip_bgr - face_bgr).astype(np.float32)
     halfway = np.einsum("nc,nc->n", pip_bgr, pip_bgr) - np.einsum("nc,nc->n", face_bgr, face_bgr)
-    nearer_face = np.einsum("nkjc,nc->nkj", colour, towards_pip) < (halfway / 2)[:, None, None]
+    # The dot product one channel at a time, added in einsum's order (and so to the same
+    # float32 sums), in less time than einsum takes on these shapes.
+    t = towards_pip[:, None, None, :]
+    along = colour[..., 0] * t[..., 0] + colour[..., 1] * t[..., 1] + colour[..., 2] * t[..., 2]
+    nearer_face = along < (halfway / 2)[:, None, None]
     out = nearer_face & (steps[None, None, :] > 0.5 * r0[:, None, None])
     met = out.any(axis=2)
     reach = np.where(met, steps[out.argmax(axis=2)] - 0.25, steps[-1] + 0.5)
@@ -273,7 +288,7 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     iy = _within(np.round(xy[:, 1]).astype(int), 1, h - 2)
     # Pip colour: the 3x3 neighbour farthest from the face's brightness, so a glint on a
     # dark pip does not count as the pip.
-    around = bgr[iy[:, None] + _AROUND_Y, ix[:, None] + _AROUND_X]  # (n, 9, 3)
+    around = pixels(bgr, ix[:, None] + _AROUND_X, iy[:, None] + _AROUND_Y)  # (n, 9, 3)
     luma = around.astype(np.float32) @ _LUMA
     pick = np.where(arr[:, 5] < 0, luma.argmin(axis=1), luma.argmax(axis=1))
     pip_bgr = around[np.arange(len(arr)), pick].astype(np.float32)

@@ -98,19 +98,33 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
     return [idx]
 
 
-def _completed(frame, face: facefit.Face, pips: pipfind.Pips, profile: Profile) -> facefit.Face:
-    """A face that looks short of a pip, refitted with the pips found around it that its
-    group left out (a pip by the die's rim can measure too long to be grouped), when that
-    makes a whole face inside a die's edge."""
+def _completed(frame, faces: list[facefit.Face], pips: pipfind.Pips, profile: Profile) -> list:
+    """The faces, each that looks short of a pip refitted with the pips found around it that
+    its group left out (a pip by the die's rim can measure too long to be grouped), when that
+    makes a whole face inside a die's edge. The refits are measured all at once."""
+    wholes = [_refit(face, pips, profile) for face in faces]
+    facefit.measure(frame, [w for w in wholes if w is not None], pips, profile.dice)
+    return [
+        face
+        if whole is None
+        or whole.missing_pip
+        or whole.edge_score < max(face.edge_score, profile.dice.min_edge_score)
+        else whole
+        for face, whole in zip(faces, wholes, strict=True)
+    ]
+
+
+def _refit(face: facefit.Face, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
+    """The whole face a face short of a pip may be, not yet measured (None if none)."""
     own = face.pips
     if face.seen_as:
         # A 2 or 4 with a pip in its middle, or a 1 with corner pips around it, seen in the
         # picture: a 3 or 5. It still asks for a check (stays `missing_pip`), since those
         # pips were seen, not found.
         face.face, face.seen_as = face.seen_as, 0
-        return face
+        return None
     if not face.missing_pip or (pips.elongation[own] > facefit.ROUND_PIP).any():
-        return face  # in an oblique view, the pip left out may be on a side face
+        return None  # in an oblique view, the pip left out may be on a side face
     if face.face == 2:
         # Two pips of a 3 (its middle and a corner) read as a 2: the other corner lies in
         # line with them, as far again.
@@ -134,14 +148,11 @@ def _completed(frame, face: facefit.Face, pips: pipfind.Pips, profile: Profile) 
     )
     near[own] = False
     if not near.any() or len(own) + int(near.sum()) > 6:
-        return face
+        return None
     whole = _face_of(np.concatenate([own, np.flatnonzero(near)]), pips, profile)
     # A face spread wider than its pips allow spans two dice.
     if whole is None or whole.spacing > 4.5 * r:
-        return face
-    facefit.measure(frame, [whole], pips, profile.dice)
-    if whole.missing_pip or whole.edge_score < max(face.edge_score, profile.dice.min_edge_score):
-        return face
+        return None
     return whole
 
 
@@ -178,7 +189,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
             elif len(item) >= 4:
                 unreadable.append(item)
     facefit.measure(frame, candidates, pips, profile.dice)
-    candidates = [_completed(frame, f, pips, profile) for f in candidates]
+    candidates = _completed(frame, candidates, pips, profile)
     found = [f for f in candidates if f.edge_score >= profile.dice.min_edge_score]
     # Where two faces overlap, they are one die's top face and a side face (oblique views):
     # keep the top, whose pips are the roundest.

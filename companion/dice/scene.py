@@ -10,6 +10,18 @@ from companion.dice.profile import SceneParams
 _SHRINK = 8  # skin is found on an eighth-size frame: a hand is big
 
 
+def _median(small: np.ndarray) -> np.ndarray:
+    """np.median of each channel of a uint8 image, from its histograms: the mean of the two
+    middle values, as np.median gives them, without sorting the pixels."""
+    n = small.shape[0] * small.shape[1]
+    out = np.empty(3)
+    for c in range(3):
+        below = np.cumsum(cv2.calcHist([small], [c], None, [256], [0, 256]).ravel())
+        low, high = np.searchsorted(below, [(n - 1) // 2 + 1, n // 2 + 1])
+        out[c] = (int(low) + int(high)) / 2
+    return out
+
+
 def hand_in_view(bgr: np.ndarray, p: SceneParams) -> bool:
     """A hand: one skin-coloured region, unlike the tray, covering `hand_area` of the frame.
     Skin-coloured wood is not a hand: skin must also differ from the frame's dominant colour."""
@@ -18,12 +30,18 @@ def hand_in_view(bgr: np.ndarray, p: SceneParams) -> bool:
     )
     ycc = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
     skin = cv2.inRange(ycc, (40, 136, 77), (250, 180, 127))
-    tray = np.median(small.reshape(-1, 3), axis=0)
-    unlike_tray = np.linalg.norm(small.astype(np.float32) - tray, axis=2) > p.hand_colour_distance
-    mask = (skin > 0) & unlike_tray
-    if mask.mean() < p.hand_area:
+    # Too little skin is no hand, whatever the tray's colour.
+    if cv2.countNonZero(skin) / skin.size < p.hand_area:
         return False
-    mask = mask.astype(np.uint8)
+    tray = _median(small)
+    at = skin > 0
+    unlike_tray = (
+        np.linalg.norm(small[at].astype(np.float32) - tray, axis=1) > p.hand_colour_distance
+    )
+    mask = np.zeros(skin.shape, np.uint8)
+    mask[at] = unlike_tray
+    if cv2.countNonZero(mask) / mask.size < p.hand_area:
+        return False
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n < 2:
         return False
