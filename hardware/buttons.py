@@ -144,7 +144,10 @@ class ButtonPanel:
         if len(set(self.pins.values())) != len(self.pins):
             raise ButtonPanelError(f"Two buttons share a pin: {self.pins}")
         self._clock = clock
-        self._edges: queue.SimpleQueue[tuple[str, bool, float]] = queue.SimpleQueue()
+        # queue.Queue, not SimpleQueue: on Python 3.11 a signal handled during
+        # SimpleQueue.get(timeout=...) can turn the wait into one that never ends, and the
+        # service's main loop waits here while SIGTERM arrives.
+        self._edges: queue.Queue[tuple[str, bool, float]] = queue.Queue()
         self._ready: deque[ButtonEvent] = deque()
         self._decoder = PanelDecoder(
             holdable=[b for b in holdable if b in self.pins],

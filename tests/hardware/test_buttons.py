@@ -158,3 +158,24 @@ def test_listen_delivers_events_on_one_loop_thread(factory):
         panel.pin("BACK").drive_low()  # the loop thread notices the hold on its own
         assert done.wait(2)
     assert received == [("OK", "press", "button-panel"), ("BACK", "long", "button-panel")]
+
+
+def test_waiting_for_a_press_ends_on_time_when_a_signal_arrives(factory):
+    """The service's main loop waits here; a signal handled during the wait (SIGTERM's
+    handler, say) must not turn a short wait into one that never ends."""
+    import signal
+    import time
+
+    def slow_handler(signum, frame):
+        time.sleep(0.2)  # the handler outlasts the wait
+
+    previous = signal.signal(signal.SIGALRM, slow_handler)
+    try:
+        with ButtonPanel(pin_factory=factory) as panel:
+            signal.setitimer(signal.ITIMER_REAL, 0.02)
+            started = time.monotonic()
+            assert panel.next_event(timeout=0.05) is None
+            assert time.monotonic() - started < 2.0
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
