@@ -7,6 +7,7 @@ blur, coming to rest about half a second later, then the still result.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Sequence
@@ -116,13 +117,19 @@ class SimCamera(CameraBase):
     def _open_device(self) -> None:
         self._unplugged = False
         self._opened_at = self._clock()
+        self._next_tick = 0
 
     def _grab(self):
         if self._unplugged:
             raise CameraError("The simulated camera was unplugged.")
         if self.realtime:
-            due = self._opened_at + self._index / self.fps
-            delay = due - self._clock()
+            # Like a sensor, frames come on the ticks of the frame rate: a reader that is late
+            # gets the next tick's frame, never two frames at once.
+            now = self._clock()
+            late = math.ceil((now - self._opened_at) * self.fps - 1e-9)
+            tick = max(self._next_tick, late)
+            self._next_tick = tick + 1
+            delay = self._opened_at + tick / self.fps - now
             if delay > 0:
                 time.sleep(delay)
             self._now = self._clock() - self._opened_at

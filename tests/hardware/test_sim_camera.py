@@ -80,6 +80,8 @@ def test_realtime_mode_paces_frames_at_the_frame_rate():
         started = time.monotonic()
         frames = [camera.read() for _ in range(6)]
         took = time.monotonic() - started
+        time.sleep(0.13)  # a reader that falls behind gets the next frame, not a burst
+        frames += [camera.read() for _ in range(3)]
     assert took >= 5 / 25 * 0.9
     gaps = np.diff([f.timestamp for f in frames])
-    assert gaps.min() > 0.02
+    assert gaps.min() > 0.9 / 25
