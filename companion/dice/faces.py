@@ -336,8 +336,9 @@ def measure(bgr, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
     """Check each face against the image around it. Sets `edge_score` (share of rays that
     meet the die's edge where the pattern says it is), `box`, `contrast`, and `missing_pip`
     (something pip-like where the pattern has no pip: a 3 whose middle pip hid would read as
-    a 2, so the face cannot be trusted). All faces' rays, then all their probes, are
-    sampled at once."""
+    a 2, so the face cannot be trusted), `seen_as` (the 3 or 5 those pips make) and, for a
+    1 on an even face, `squash` from the die's outline. All faces' rays, then all their
+    probes, are sampled at once."""
     if not faces:
         return
     lo, hi = dp.one_pip_size
@@ -381,8 +382,8 @@ def measure(bgr, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
             # The middle pip of a 3 or 5 has its corner pips about 0.7 of the way to the
             # die's edge, in the directions of its corners.
             edge = dists[2 * k]
-            reach = float(middle(edge[np.isfinite(edge)])) if np.isfinite(edge).any() else 0.0
-            corners = face.centre + 0.7 * reach * _CIRCLE32
+            to_edge = float(middle(edge[np.isfinite(edge)])) if np.isfinite(edge).any() else 0.0
+            corners = face.centre + 0.7 * to_edge * _CIRCLE32
             asked.append(
                 (
                     probes.add("pip", ahead, face_bgr, contrast, pip_bgr),
@@ -457,14 +458,12 @@ def measure(bgr, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
             )
             dirs = np.vstack([sets[2 * k][2], sets[2 * k + 1][2]])
             dist = np.concatenate([d_axes, d_diag])
-            face.missing_pip = bool(answers[0].any())
-            if face.face == 2:
-                face.missing_pip |= bool((answers[1] & answers[2]).any())
+            beyond = face.face == 2 and bool((answers[1] & answers[2]).any())
+            face.missing_pip = bool(answers[0].any()) or beyond
             if face.face in (2, 4):
                 core, around = answers[-2:]
                 centre = np.flatnonzero((_EMPTY[face.face] == 0).all(axis=1))
                 others = np.delete(answers[0], centre)
-                beyond = face.face == 2 and bool((answers[1] & answers[2]).any())
                 if core.all() and not around.any() and not others.any() and not beyond:
                     face.seen_as = face.face + 1
         face.edge_score = float(good.mean())

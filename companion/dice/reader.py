@@ -101,8 +101,17 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
 def _completed(frame, faces: list[facefit.Face], pips: pipfind.Pips, profile: Profile) -> list:
     """The faces, each that looks short of a pip refitted with the pips found around it that
     its group left out (a pip by the die's rim can measure too long to be grouped), when that
-    makes a whole face inside a die's edge. The refits are measured all at once."""
-    wholes = [_refit(face, pips, profile) for face in faces]
+    makes a whole face inside a die's edge. The refits are measured all at once.
+
+    A face `seen_as` a 3 or 5 (a 2 or 4 with a pip in its middle, a 1 with corner pips
+    around it, seen in the picture) becomes one, flagged: those pips were seen, not found."""
+    seen = [face.seen_as for face in faces]
+    for face in faces:
+        if face.seen_as:
+            face.face, face.seen_as, face.missing_pip = face.seen_as, 0, True
+    wholes = [
+        None if s else _refit(face, pips, profile) for face, s in zip(faces, seen, strict=True)
+    ]
     facefit.measure(frame, [w for w in wholes if w is not None], pips, profile.dice)
     return [
         face
@@ -117,12 +126,6 @@ def _completed(frame, faces: list[facefit.Face], pips: pipfind.Pips, profile: Pr
 def _refit(face: facefit.Face, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
     """The whole face a face short of a pip may be, not yet measured (None if none)."""
     own = face.pips
-    if face.seen_as:
-        # A 2 or 4 with a pip in its middle, or a 1 with corner pips around it, seen in the
-        # picture: a 3 or 5. It still asks for a check (stays `missing_pip`), since those
-        # pips were seen, not found.
-        face.face, face.seen_as = face.seen_as, 0
-        return None
     if not face.missing_pip or (pips.elongation[own] > facefit.ROUND_PIP).any():
         return None  # in an oblique view, the pip left out may be on a side face
     if face.face == 2:

@@ -336,3 +336,20 @@ def test_twos_with_a_glint_on_each_pip_are_twos(seed):
     ]
     reading = read(synth.render(_tray(dice, "grey"), np.random.default_rng(seed)), expected=4)
     assert reading.values == [2, 2, 2, 2], reading.problems
+
+
+def test_a_face_read_from_pips_seen_but_not_found_always_asks_for_a_check():
+    """Whatever else the checks said, a 1 read as the middle of a 3 is flagged."""
+    from companion.dice import faces as facefit
+    from companion.dice import pips as pipfind
+    from companion.dice.reader import _completed, _face_of, default_profile
+
+    profile = default_profile()
+    frame = synth.render(_tray([_die(1, 320, 240, "red", size=60)]), np.random.default_rng(1))
+    pips = pipfind.find(frame, profile.pips)
+    lone = _face_of(np.array([0]), pips, profile)
+    facefit.measure(frame, [lone], pips, profile.dice)
+    assert not lone.missing_pip and not lone.seen_as
+    lone.seen_as = 3  # as if two corner pips had been seen around it
+    (face,) = _completed(frame, [lone], pips, profile)
+    assert face.face == 3 and face.missing_pip and not face.seen_as
