@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from companion.dice.pips import Pips, pixels
+from companion.dice.pips import Pips, pixels, shade_distance
 from companion.dice.profile import DiceParams, FaceParams
 from companion.dice.synth import PIP_LAYOUT, PIP_OFFSET
 
@@ -110,15 +110,16 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
     pip_colour = np.linalg.norm(pips.pip_bgr[:, None, :] - pips.pip_bgr[None, :, :], axis=2)
     elong = pips.elongation
     flat = elong <= fp.max_pip_elongation  # longer pips lie on side faces seen edge-on
-    alike = (
-        flat[:, None]
-        & flat[None, :]
+    sure = flat & ~pips.weak
+    shaped = (
+        sure[:, None]
+        & sure[None, :]
         & (np.maximum.outer(elong, elong) <= 1.4 * np.minimum.outer(elong, elong))
         & (rmax <= fp.radius_ratio * rmin)
-        & (colour <= fp.colour_tolerance)
         & (pips.polarity[:, None] == pips.polarity[None, :])
         & (pip_colour <= 2 * fp.colour_tolerance)
     )
+    alike = shaped & (colour <= fp.colour_tolerance)
     ii, jj = np.nonzero(np.triu(alike & (d <= fp.link_distance * rmax), 1))
     clear = _paths_clear(bgr, pips, ii, jj, fp)
     ii, jj = ii[clear], jj[clear]
@@ -127,12 +128,15 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
     # in an oblique view a top pip and a side pip of one die can look like a 2.
     alone = elong <= ROUND_PIP
     alone[ii] = alone[jj] = False
-    far = alike & (d <= fp.two_link_distance * rmax) & alone[:, None] & alone[None, :]
+    # Their faces may differ in shade: a 2's pips are far apart on its face.
+    shade = shade_distance(pips.face_bgr[:, None, :], pips.face_bgr[None, :, :])
+    far = shaped & (shade <= fp.colour_tolerance)
+    far &= (d <= fp.two_link_distance * rmax) & alone[:, None] & alone[None, :]
     fi, fj = np.nonzero(np.triu(far, 1))
     clear = _paths_clear(bgr, pips, fi, fj, fp)
     ii, jj = np.concatenate([ii, fi[clear]]), np.concatenate([jj, fj[clear]])
     pairs = list(zip(ii.tolist(), jj.tolist(), strict=True))
-    return [g for g in _union_find_groups(n, pairs) if flat[g].all()]
+    return [g for g in _union_find_groups(n, pairs) if sure[g].all()]
 
 
 def _rot(a: float) -> np.ndarray:

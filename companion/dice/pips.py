@@ -20,12 +20,22 @@ _ANGLES = np.linspace(0, 2 * math.pi, 12, endpoint=False)
 _RING = np.stack([np.cos(_ANGLES), np.sin(_ANGLES)], axis=1)
 _PEAK = np.ones((5, 5), np.uint8)
 _LUMA = np.array([0.114, 0.587, 0.299])
+SHADE = 1.8  # brightest/dimmest one die's face looks (uneven light, marbling)
 _AROUND_Y, _AROUND_X = (a.ravel() for a in np.mgrid[-1:2, -1:2])  # 3x3, row by row
 
 
 def _within(a: np.ndarray, lo, hi) -> np.ndarray:
     """np.clip without its per-call overhead (it is called on small arrays, often)."""
     return np.minimum(np.maximum(a, lo), hi)
+
+
+def shade_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Colour distance that forgives shade: a die's face is lit unevenly, and a marbled die
+    is lighter in places, in one hue. The dimmer colour may be brightened up to `SHADE`
+    times; the distance is measured at the brighter colour's scale."""
+    s = np.sum(a * b, axis=-1) / np.maximum(np.sum(b * b, axis=-1), 1.0)
+    s = _within(s, 1 / SHADE, SHADE)
+    return np.linalg.norm(a - s[..., None] * b, axis=-1) * np.maximum(1.0, 1 / s)
 
 
 def pixels(bgr: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -50,6 +60,9 @@ class Pips:
     elongation: np.ndarray  # long/short axis of the pip
     face_bgr: np.ndarray  # (n, 3) colour of the face around the pip
     pip_bgr: np.ndarray  # (n, 3) colour of the pip
+    # Its ring only partly has the face's colour (a pip by a die's rim, on a marbled die):
+    # it may complete a face, never start one.
+    weak: np.ndarray
 
     def __len__(self) -> int:
         return len(self.r)
@@ -58,7 +71,9 @@ class Pips:
 def _none() -> Pips:
     empty = np.zeros((0,))
     flat = np.zeros((0, 2))
-    return Pips(flat, empty, empty, empty, empty, np.zeros((0, 3)), np.zeros((0, 3)))
+    return Pips(
+        flat, empty, empty, empty, empty, np.zeros((0, 3)), np.zeros((0, 3)), np.zeros(0, bool)
+    )
 
 
 _SCRATCH = threading.local()
@@ -317,11 +332,12 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     # rim or a pip's edge has a ring that straddles two colours.
     spread = np.linalg.norm(ring_bgr - face_bgr[:, None, :], axis=2)
     agree = (spread < 0.3 * contrast[:, None] + 8).mean(axis=1)
-    contrast = np.where(agree >= p.ring_agreement, contrast, 0.0)
+    weak = agree < p.ring_agreement
+    contrast = np.where(agree >= p.weak_agreement, contrast, 0.0)
     # A coloured pip can peak in both polarities, a dark pip can hold a bright glint: keep
-    # one spot per pip.
+    # one spot per pip, preferring those whose ring agrees.
     strong = np.flatnonzero(contrast >= p.min_ring_contrast)
-    strong = strong[np.argsort(-contrast[strong], kind="stable")]
+    strong = strong[np.lexsort((-contrast[strong], weak[strong]))]
     sx, sr = xy[strong], r[strong]
     # Only spots closer than the widest suppression reach matter to each other.
     a, b = _close_pairs(sx, 1.8 * float(sr.max()) + 0.5 if len(sr) else 0.0)
@@ -332,7 +348,16 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     sp = arr[strong, 5]
     glint = np.zeros(len(strong), bool)
     size = (sr[b] >= 2 * sr[a]) & (sr[b] <= 3.5 * sr[a])
-    glint[a[(sp[a] > sp[b]) & size & (d < sr[b])]] = True
+    glint[a[(sp[a] > sp[b]) & size & (d < sr[b]) & ~weak[strong[b]]]] = True
+    # A spot that would suppress a smaller spot of the other polarity on its own colour is
+    # the shaded corner of a small die standing out from the tray, not a pip: the spot on
+    # it is the pip.
+    sa, sb = strong[a], strong[b]
+    holds = (sp[a] != sp[b]) & (d < 1.8 * sr[a] + 0.5) & (sr[a] < 2 * sr[b]) & (sr[a] > sr[b])
+    holds[holds] = (
+        shade_distance(face_bgr[sb[holds]], pip_bgr[sa[holds]]) < 0.25 * contrast[sa[holds]]
+    )
+    glint[a[holds]] = True
     both = ~glint[a] & ~glint[b]
     renumber = np.cumsum(~glint) - 1
     strong, sr = strong[~glint], sr[~glint]
@@ -357,4 +382,4 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     # Dark or bright by brightness, whichever channel found it (yellow on teal is bright).
     polarity = np.where((pip_bgr[k] - face_bgr[k]) @ _LUMA > 0, 1.0, -1.0)
     middle = xy[k] + shift[k]  # the peak's place, for the face ring, may be off the middle
-    return Pips(middle, r[k], polarity, contrast[k], elong[k], face_bgr[k], pip_bgr[k])
+    return Pips(middle, r[k], polarity, contrast[k], elong[k], face_bgr[k], pip_bgr[k], weak[k])

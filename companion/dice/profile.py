@@ -34,6 +34,7 @@ class PipParams:
     min_ring_contrast: float = 50.0
     ring_scale: float = 1.5
     ring_agreement: float = 0.67
+    weak_agreement: float = 0.5
 
     limits: ClassVar[dict] = {
         "kernel": _num(5, 61, "square structuring element, wider than the largest pip (px)", True),
@@ -45,6 +46,9 @@ class PipParams:
         "min_ring_contrast": _num(0, 450, "pip vs the face around it, colour distance"),
         "ring_scale": _num(1.2, 4, "radius of the face sample ring, in pip radii"),
         "ring_agreement": _num(0, 1, "share of the ring that must have the face's colour"),
+        "weak_agreement": _num(
+            0, 1, "share for a pip that may only complete a face short of one (by a die's rim)"
+        ),
     }
 
 

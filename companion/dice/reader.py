@@ -75,12 +75,38 @@ def _face_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.F
     return facefit.Face(n, idx, centre, spacing, angle, residual, squash)
 
 
+def _with_weak(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
+    """The face a cluster with no pattern makes with the weak pips among it (a pip by a
+    small die's rim, its ring crossing the rim), if any."""
+    if len(idx) < 2 or not pips.weak.any():
+        return None
+    centre = pips.xy[idx].mean(axis=0)
+    reach = np.hypot(*(pips.xy[idx] - centre).T).max()
+    r = float(facefit.middle(pips.r[idx]))
+    among = (
+        pips.weak
+        & (np.hypot(*(pips.xy - centre).T) <= reach)
+        & (pips.r >= 0.6 * r)
+        & (pips.r <= 1.6 * r)
+        & (
+            np.linalg.norm(pips.pip_bgr - facefit.middle(pips.pip_bgr[idx]), axis=1)
+            <= 2 * profile.faces.colour_tolerance
+        )
+    )
+    if not among.any() or len(idx) + int(among.sum()) > 6:
+        return None
+    return _face_of(np.concatenate([idx, np.flatnonzero(among)]), pips, profile)
+
+
 def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> list:
     """The faces one group of pips makes: one face, two touching faces, or an unreadable
     cluster (returned as the index array itself)."""
     if facefit.middle(pips.elongation[idx]) > profile.faces.max_pip_elongation:
         return []  # a side face seen at a grazing angle, not a top face
     face = _face_of(idx, pips, profile)
+    if face is not None:
+        return [face]
+    face = _with_weak(idx, pips, profile)
     if face is not None:
         return [face]
     if 3 <= len(idx) <= 12:

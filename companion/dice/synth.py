@@ -91,6 +91,9 @@ class DieSpec:
     blur_angle: float = 0.0
     pip_glare: bool = False
     one_pip: float = 0.12  # radius of a 1's pip, in die edges (on many dice, as small as others)
+    # The top face brightens from one corner to the opposite one, up to this many times: a
+    # marbled die, or a glossy one under a lamp.
+    sheen: float = 1.0
 
     def __post_init__(self) -> None:
         if self.face not in PIP_LAYOUT:
@@ -212,6 +215,8 @@ def _draw_die(
                 _fill(layer, pts, _shade(die.pips, lit * light))
     _fill(layer, top, _shade(die.body, light))
     _fill(alpha, top, 255)
+    if die.sheen != 1.0:
+        _sheen(layer, top, die, m, centre)
     # Rounded edges catch less light: a thin darker rim around the top face, which is also
     # the seam a camera sees between two touching dice.
     rim = np.round(top * _SS * 16).astype(np.int32).reshape(-1, 1, 2)
@@ -225,6 +230,17 @@ def _draw_die(
         if die.pip_glare:
             glint = (np.array([u - r * 0.3, v - r * 0.3]) + 0.35 * r * _CIRCLE) @ m.T + centre
             _fill(layer, glint, (245, 245, 245))
+
+
+def _sheen(layer: np.ndarray, top: np.ndarray, die: DieSpec, m: np.ndarray, centre) -> None:
+    """Brighten the top face from its (-0.5, -0.5) corner towards its (0.5, 0.5) one."""
+    mask = np.zeros(layer.shape[:2], np.float32)
+    _fill(mask, top, 1.0)
+    ys, xs = np.nonzero(mask)
+    uv = (np.column_stack([xs, ys]) / _SS - centre) @ np.linalg.inv(m).T
+    k = 1 + (die.sheen - 1) * np.clip((uv[:, 0] + uv[:, 1] + 1) / 2, 0, 1)
+    a = mask[ys, xs, None]
+    layer[ys, xs] = layer[ys, xs] * (1 - a) + np.minimum(255, layer[ys, xs] * k[:, None]) * a
 
 
 def _blur_line(img: np.ndarray, length: float, angle: float) -> np.ndarray:
