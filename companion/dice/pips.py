@@ -20,6 +20,8 @@ _ANGLES = np.linspace(0, 2 * math.pi, 12, endpoint=False)
 _RING = np.stack([np.cos(_ANGLES), np.sin(_ANGLES)], axis=1)
 _PEAK = np.ones((5, 5), np.uint8)
 _LUMA = np.array([0.114, 0.587, 0.299])
+_TIGHT_RING = (1.25, 1.0)  # (times a pip's radius, plus pixels)
+_TIGHT_MIN_RADIUS = 1.8
 SHADE = 1.8  # brightest/dimmest one die's face looks (uneven light, marbling)
 _AROUND_Y, _AROUND_X = (a.ravel() for a in np.mgrid[-1:2, -1:2])  # 3x3, row by row
 
@@ -161,14 +163,46 @@ def _extent(response, xy, top, ch, peak, p: PipParams):
     return radius, elong, closed.all(axis=1)
 
 
-def _ring(bgr: np.ndarray, xy: np.ndarray, r: np.ndarray, p: PipParams) -> np.ndarray:
-    """Colours of a ring of samples just outside each pip: (n, 12, 3)."""
+def _ring(bgr: np.ndarray, xy: np.ndarray, r: np.ndarray, p: PipParams, scale=None) -> np.ndarray:
+    """Colours of a ring of samples just outside each pip: (n, 12, 3). `scale` is (times
+    the radius, plus pixels); the profile's ring by default."""
     h, w = bgr.shape[:2]
-    radius = p.ring_scale * r + 1.5
+    times, plus = scale or (p.ring_scale, 1.5)
+    radius = times * r + plus
     pts = xy[:, None, :] + radius[:, None, None] * _RING[None, :, :]
     px = _within(np.round(pts[..., 0]).astype(int), 0, w - 1)
     py = _within(np.round(pts[..., 1]).astype(int), 0, h - 1)
     return pixels(bgr, px, py).astype(np.float32)
+
+
+def _ring_agreement(ring_bgr: np.ndarray, pip_bgr: np.ndarray):
+    """The face's colour (the ring's median), the pip's contrast with it, and the share of
+    the ring that has the face's colour."""
+    ordered = np.sort(ring_bgr, axis=1)  # the median of 12, without np.median's overhead
+    face_bgr = (ordered[:, 5] + ordered[:, 6]) / 2
+    contrast = np.linalg.norm(pip_bgr - face_bgr, axis=1)
+    spread = np.linalg.norm(ring_bgr - face_bgr[:, None, :], axis=2)
+    return face_bgr, contrast, (spread < 0.3 * contrast[:, None] + 8).mean(axis=1)
+
+
+def _crowded(xy, r, pip_bgr, face_bgr, which: np.ndarray, p: PipParams) -> np.ndarray:
+    """Indices of the spots `which` (a mask) that have a spot of their colour and size where
+    their ring would cross it."""
+    mine = np.flatnonzero(which)
+    if not len(mine):
+        return mine
+    ia, ib = _close_pairs(xy, (p.ring_scale + 1) * float(r[mine].max()) + 1.5)
+    ia, ib = ia[which[ia]], ib[which[ia]]
+    hits = (
+        (ia != ib)
+        & (np.hypot(*(xy[ia] - xy[ib]).T) < (p.ring_scale + 1) * r[ia] + 1.5)
+        & (np.abs(r[ia] - r[ib]) < 0.5 * r[ia])
+        & (
+            np.linalg.norm(pip_bgr[ia] - pip_bgr[ib], axis=1)
+            < 0.5 * np.linalg.norm(pip_bgr[ia] - face_bgr[ia], axis=1)
+        )
+    )
+    return np.unique(ia[hits])
 
 
 @lru_cache(maxsize=8)
@@ -324,15 +358,21 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
             bgr, xy[moved] + shift[moved], r[moved], pip_bgr[moved], face_bgr[moved], p
         )
         shift[moved] += again
-    ring_bgr = _ring(bgr, xy, r, p)
-    ordered = np.sort(ring_bgr, axis=1)  # the median of 12, without np.median's overhead
-    face_bgr = (ordered[:, 5] + ordered[:, 6]) / 2
-    contrast = np.linalg.norm(pip_bgr - face_bgr, axis=1)
     # A pip sits inside one face: most of its ring has the face's colour. A peak on a die's
     # rim or a pip's edge has a ring that straddles two colours.
-    spread = np.linalg.norm(ring_bgr - face_bgr[:, None, :], axis=2)
-    agree = (spread < 0.3 * contrast[:, None] + 8).mean(axis=1)
+    face_bgr, contrast, agree = _ring_agreement(_ring(bgr, xy, r, p), pip_bgr)
     weak = agree < p.ring_agreement
+    # A pip among close neighbours (a 6 on a small die) has them in its ring. A tighter
+    # ring, in the gaps between the pips, may agree where that one did not; not for the
+    # smallest spots, which a tight ring would let a glint on a dark pip pass for a pip.
+    crowded = _crowded(xy, r, pip_bgr, face_bgr, weak & (r >= _TIGHT_MIN_RADIUS), p)
+    if len(crowded):
+        tight = _ring(bgr, xy[crowded], r[crowded], p, _TIGHT_RING)
+        tight_face, tight_contrast, tight_agree = _ring_agreement(tight, pip_bgr[crowded])
+        ok = (tight_agree >= p.ring_agreement) & (tight_contrast >= p.min_ring_contrast)
+        take = crowded[ok]
+        face_bgr[take], contrast[take], agree[take] = tight_face[ok], tight_contrast[ok], 1.0
+        weak[take] = False
     contrast = np.where(agree >= p.weak_agreement, contrast, 0.0)
     # A coloured pip can peak in both polarities, a dark pip can hold a bright glint: keep
     # one spot per pip, preferring those whose ring agrees.

@@ -385,3 +385,20 @@ def test_sheen_brightens_a_face_towards_one_corner_in_its_own_hue():
     dim, bright = frame[222, 302].astype(float), frame[258, 338].astype(float)
     assert 1.3 < bright[1] / dim[1] < 1.8
     assert np.allclose(bright / bright[1], dim / dim[1], atol=0.06)  # the same green
+
+
+@pytest.mark.parametrize(
+    ("face", "style", "size", "angle", "surface"),
+    [
+        (6, "orange", 20, 15, "white-sheet"),
+        (6, "red", 28, 45, "felt-green"),
+    ],
+)
+def test_close_pips_on_a_small_die_are_all_found(face, style, size, angle, surface):
+    """On a small 6 the face around a pip is a thin band between its neighbours, and the
+    ring of face looked at around each pip crosses them: the pips are found all the same,
+    in every frame."""
+    scene = _tray([_die(face, 320, 240, style, size=size, angle=angle)], surface)
+    for seed in range(5):
+        reading = read(synth.render(scene, np.random.default_rng(seed)), expected=1)
+        assert reading.values == [face], reading.problems
