@@ -15,6 +15,7 @@ from companion.dice.synth import PIP_LAYOUT, PIP_OFFSET
 # Pip layouts in units of the pip spacing (corner pips at (+-1, +-1)).
 TEMPLATES = {n: np.array(pts) / PIP_OFFSET for n, pts in PIP_LAYOUT.items()}
 _HALF_FACE = 0.5 / PIP_OFFSET  # the face's half-width in pip spacings
+SATURATED = 0.4  # (max - min) / max of a face's B, G, R that is of a strong colour
 ROUND_PIP = 1.35  # longest/shortest width of a pip seen from above (a glint included)
 
 
@@ -91,7 +92,13 @@ def _paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams
     limit = np.minimum(
         fp.colour_tolerance, fp.path_tolerance * np.minimum(pips.contrast[i], pips.contrast[j])
     )
-    colour = np.linalg.norm(pixels(bgr, px, py).astype(np.float32) - face[pair], axis=1)
+    seen = pixels(bgr, px, py).astype(np.float32)
+    colour = np.linalg.norm(seen - face[pair], axis=1)
+    # On a die of a strong colour, a lighter swirl of that colour (a marbled die) is still
+    # its face; the tray is of another colour, the seam between two dice darker.
+    strong = (face.max(axis=1) - face.min(axis=1)) > SATURATED * face.max(axis=1)
+    on = strong[pair]
+    colour[on] = shade_distance(seen[on], face[pair][on], darker=1.0)
     worst = np.zeros(len(todo), np.float32)
     np.maximum.at(worst, pair, colour)
     clear[todo] = worst <= limit
@@ -137,6 +144,41 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
     ii, jj = np.concatenate([ii, fi[clear]]), np.concatenate([jj, fj[clear]])
     pairs = list(zip(ii.tolist(), jj.tolist(), strict=True))
     return [g for g in _union_find_groups(n, pairs) if sure[g].all()]
+
+
+def merged_groups(pips: Pips, groups: list[np.ndarray], fp: FaceParams) -> list[np.ndarray]:
+    """Groups of alike pips that `group` kept apart on face colour or path alone, and that
+    together may make one face: on a marbled die the face between and around its pips
+    changes colour. Each joins two or more groups (a lone pip is a group), or a group and
+    weak pips."""
+    n = len(pips)
+    if n < 2:
+        return []
+    xy, r = pips.xy, pips.r
+    d = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
+    rmax = np.maximum(r[:, None], r[None, :])
+    rmin = np.minimum(r[:, None], r[None, :])
+    pip_colour = np.linalg.norm(pips.pip_bgr[:, None, :] - pips.pip_bgr[None, :, :], axis=2)
+    top = pips.elongation <= ROUND_PIP
+    alike = (
+        top[:, None]
+        & top[None, :]
+        & (rmax <= fp.radius_ratio * rmin)
+        & (pips.polarity[:, None] == pips.polarity[None, :])
+        & (pip_colour <= fp.colour_tolerance)
+        & (d <= fp.link_distance * rmax)
+    )
+    label = np.arange(n) + n  # a weak pip is in no group: its own
+    for k, g in enumerate(groups):
+        label[g] = k
+    ii, jj = np.nonzero(np.triu(alike & (label[:, None] != label[None, :]), 1))
+    if not len(ii):
+        return []
+    # Whole groups join: pairs within each group, then the new links between groups.
+    pairs = [(int(g[0]), int(j)) for g in groups for j in g[1:]]
+    pairs += list(zip(ii.tolist(), jj.tolist(), strict=True))
+    joined = _union_find_groups(n, pairs)
+    return [g for g in joined if len(set(label[g].tolist())) >= 2 and not pips.weak[g].all()]
 
 
 def _rot(a: float) -> np.ndarray:

@@ -31,12 +31,12 @@ def _within(a: np.ndarray, lo, hi) -> np.ndarray:
     return np.minimum(np.maximum(a, lo), hi)
 
 
-def shade_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def shade_distance(a: np.ndarray, b: np.ndarray, darker: float = 1 / SHADE) -> np.ndarray:
     """Colour distance that forgives shade: a die's face is lit unevenly, and a marbled die
-    is lighter in places, in one hue. The dimmer colour may be brightened up to `SHADE`
-    times; the distance is measured at the brighter colour's scale."""
+    is lighter in places, in one hue. `a` may be up to `SHADE` times brighter than `b`, or
+    down to `darker` times as bright; the distance is measured at the brighter's scale."""
     s = np.sum(a * b, axis=-1) / np.maximum(np.sum(b * b, axis=-1), 1.0)
-    s = _within(s, 1 / SHADE, SHADE)
+    s = _within(s, darker, SHADE)
     return np.linalg.norm(a - s[..., None] * b, axis=-1) * np.maximum(1.0, 1 / s)
 
 

@@ -217,6 +217,12 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
                 candidates.append(item)
             elif len(item) >= 4:
                 unreadable.append(item)
+    for idx in facefit.merged_groups(pips, groups, profile.faces):
+        # Two pips fit a 2 wherever they lie: two 1s side by side are not one.
+        if 3 <= len(idx) <= 6:
+            face = _face_of(idx, pips, profile)
+            if face is not None:
+                candidates.append(face)
     facefit.measure(frame, candidates, pips, profile.dice)
     candidates = _completed(frame, candidates, pips, profile)
     found = [f for f in candidates if f.edge_score >= profile.dice.min_edge_score]

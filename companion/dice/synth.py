@@ -94,6 +94,9 @@ class DieSpec:
     # The top face brightens from one corner to the opposite one, up to this many times: a
     # marbled die, or a glossy one under a lamp.
     sheen: float = 1.0
+    # Swirls of a lighter shade over the top face, up to this many times brighter: a marbled
+    # die (each die's swirls its own, from where it lies).
+    marble: float = 1.0
 
     def __post_init__(self) -> None:
         if self.face not in PIP_LAYOUT:
@@ -215,8 +218,8 @@ def _draw_die(
                 _fill(layer, pts, _shade(die.pips, lit * light))
     _fill(layer, top, _shade(die.body, light))
     _fill(alpha, top, 255)
-    if die.sheen != 1.0:
-        _sheen(layer, top, die, m, centre)
+    if die.sheen != 1.0 or die.marble != 1.0:
+        _shade_face(layer, top, die, m, centre)
     # Rounded edges catch less light: a thin darker rim around the top face, which is also
     # the seam a camera sees between two touching dice.
     rim = np.round(top * _SS * 16).astype(np.int32).reshape(-1, 1, 2)
@@ -232,13 +235,20 @@ def _draw_die(
             _fill(layer, glint, (245, 245, 245))
 
 
-def _sheen(layer: np.ndarray, top: np.ndarray, die: DieSpec, m: np.ndarray, centre) -> None:
-    """Brighten the top face from its (-0.5, -0.5) corner towards its (0.5, 0.5) one."""
+def _shade_face(layer: np.ndarray, top: np.ndarray, die: DieSpec, m: np.ndarray, centre) -> None:
+    """Brighten the top face from its (-0.5, -0.5) corner towards its (0.5, 0.5) one
+    (`sheen`), and in swirls (`marble`)."""
     mask = np.zeros(layer.shape[:2], np.float32)
     _fill(mask, top, 1.0)
     ys, xs = np.nonzero(mask)
     uv = (np.column_stack([xs, ys]) / _SS - centre) @ np.linalg.inv(m).T
     k = 1 + (die.sheen - 1) * np.clip((uv[:, 0] + uv[:, 1] + 1) / 2, 0, 1)
+    if die.marble != 1.0:
+        phase = np.random.default_rng([int(die.x * 16), int(die.y * 16)]).uniform(0, 6.3, 4)
+        wave = np.sin(7 * uv[:, 0] + 4 * uv[:, 1] + phase[0]) * np.sin(
+            3 * uv[:, 0] - 8 * uv[:, 1] + phase[1] + 2 * np.sin(5 * uv[:, 0] + phase[2])
+        )
+        k *= 1 + (die.marble - 1) * np.clip(wave, 0, 1)
     a = mask[ys, xs, None]
     layer[ys, xs] = layer[ys, xs] * (1 - a) + np.minimum(255, layer[ys, xs] * k[:, None]) * a
 

@@ -402,3 +402,29 @@ def test_close_pips_on_a_small_die_are_all_found(face, style, size, angle, surfa
     for seed in range(5):
         reading = read(synth.render(scene, np.random.default_rng(seed)), expected=1)
         assert reading.values == [face], reading.problems
+
+
+@pytest.mark.parametrize("style", ["red", "blue", "green", "teal-gold", "black"])
+def test_marbled_dice_are_read(style):
+    """On a marbled die the face around and between the pips swirls with lighter shades of
+    its colour: the pips of one face still make one face, and no swirl is a pip."""
+    dice = [
+        _die(face, 100 * face - 40, 240, style, size=34, angle=10 + 9 * face, marble=1.8)
+        for face in range(1, 7)
+    ]
+    for seed in range(3):
+        frame = synth.render(_tray(dice, "white-sheet"), np.random.default_rng(seed))
+        assert read(frame, expected=6).values == [1, 2, 3, 4, 5, 6]
+
+
+def test_marble_swirls_a_face_with_lighter_shades_of_its_own_colour():
+    die = _die(1, 320, 240, "blue", size=80, marble=2.0)
+    frame = synth.render(_tray([die], noise=0.0, blur=0.0), np.random.default_rng(0))
+    ys, xs = np.mgrid[210:270, 290:350]
+    away = np.hypot(xs - 320, ys - 240) > 15  # from the pip
+    face = frame[210:270, 290:350][away].astype(float)
+    body = np.array(synth.DIE_STYLES["blue"][0], float)
+    scale = face @ body / (body @ body)
+    assert scale.min() < 1.1 < 1.5 < scale.max()  # plain body, and swirls 1.5x brighter
+    swirl = face[scale > 1.4]  # the same blue (its blue channel may be at 255)
+    assert np.allclose(swirl[:, 1] / swirl[:, 2], body[1] / body[2], rtol=0.1)
