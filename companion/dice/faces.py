@@ -156,26 +156,26 @@ def merged_groups(pips: Pips, groups: list[np.ndarray], fp: FaceParams) -> list[
         return []
     xy, r = pips.xy, pips.r
     d = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
-    rmax = np.maximum(r[:, None], r[None, :])
-    rmin = np.minimum(r[:, None], r[None, :])
-    pip_colour = np.linalg.norm(pips.pip_bgr[:, None, :] - pips.pip_bgr[None, :, :], axis=2)
+    # Only pips near enough to link: each such pair once.
+    i, j = np.nonzero(np.triu(d <= fp.link_distance * np.maximum(r[:, None], r[None, :]), 1))
     top = pips.elongation <= ROUND_PIP
     alike = (
-        top[:, None]
-        & top[None, :]
-        & (rmax <= fp.radius_ratio * rmin)
-        & (pips.polarity[:, None] == pips.polarity[None, :])
-        & (pip_colour <= fp.colour_tolerance)
-        & (d <= fp.link_distance * rmax)
+        top[i]
+        & top[j]
+        & (np.maximum(r[i], r[j]) <= fp.radius_ratio * np.minimum(r[i], r[j]))
+        & (pips.polarity[i] == pips.polarity[j])
+        & (np.linalg.norm(pips.pip_bgr[i] - pips.pip_bgr[j], axis=1) <= fp.colour_tolerance)
     )
+    i, j = i[alike], j[alike]
     label = np.arange(n) + n  # a weak pip is in no group: its own
     for k, g in enumerate(groups):
         label[g] = k
-    ii, jj = np.nonzero(np.triu(alike & (label[:, None] != label[None, :]), 1))
+    other = label[i] != label[j]
+    ii, jj = i[other], j[other]
     if not len(ii):
         return []
     # Whole groups join: pairs within each group, then the new links between groups.
-    pairs = [(int(g[0]), int(j)) for g in groups for j in g[1:]]
+    pairs = [(int(g[0]), int(m)) for g in groups for m in g[1:]]
     pairs += list(zip(ii.tolist(), jj.tolist(), strict=True))
     joined = _union_find_groups(n, pairs)
     return [g for g in joined if len(set(label[g].tolist())) >= 2 and not pips.weak[g].all()]
