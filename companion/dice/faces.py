@@ -105,29 +105,35 @@ def _paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams
     return clear
 
 
+def _near_pairs(pips: Pips, reach: float):
+    """Pairs i < j of pips no further apart than `reach` times the larger one's radius, row
+    by row: (i, j, distance, larger radius, smaller radius). Only those can link, so only
+    those are compared."""
+    xy, r = pips.xy, pips.r
+    d = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
+    i, j = np.nonzero(np.triu(d <= reach * np.maximum(r[:, None], r[None, :]), 1))
+    return i, j, d[i, j], np.maximum(r[i], r[j]), np.minimum(r[i], r[j])
+
+
 def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
     n = len(pips)
     if n == 0:
         return []
-    xy, r = pips.xy, pips.r
-    d = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
-    rmax = np.maximum(r[:, None], r[None, :])
-    rmin = np.minimum(r[:, None], r[None, :])
-    colour = np.linalg.norm(pips.face_bgr[:, None, :] - pips.face_bgr[None, :, :], axis=2)
-    pip_colour = np.linalg.norm(pips.pip_bgr[:, None, :] - pips.pip_bgr[None, :, :], axis=2)
+    i, j, d, rmax, rmin = _near_pairs(pips, max(fp.link_distance, fp.two_link_distance))
     elong = pips.elongation
     flat = elong <= fp.max_pip_elongation  # longer pips lie on side faces seen edge-on
     sure = flat & ~pips.weak
     shaped = (
-        sure[:, None]
-        & sure[None, :]
-        & (np.maximum.outer(elong, elong) <= 1.4 * np.minimum.outer(elong, elong))
+        sure[i]
+        & sure[j]
+        & (np.maximum(elong[i], elong[j]) <= 1.4 * np.minimum(elong[i], elong[j]))
         & (rmax <= fp.radius_ratio * rmin)
-        & (pips.polarity[:, None] == pips.polarity[None, :])
-        & (pip_colour <= 2 * fp.colour_tolerance)
+        & (pips.polarity[i] == pips.polarity[j])
+        & (np.linalg.norm(pips.pip_bgr[i] - pips.pip_bgr[j], axis=1) <= 2 * fp.colour_tolerance)
     )
-    alike = shaped & (colour <= fp.colour_tolerance)
-    ii, jj = np.nonzero(np.triu(alike & (d <= fp.link_distance * rmax), 1))
+    colour = np.linalg.norm(pips.face_bgr[i] - pips.face_bgr[j], axis=1)
+    link = shaped & (colour <= fp.colour_tolerance) & (d <= fp.link_distance * rmax)
+    ii, jj = i[link], j[link]
     clear = _paths_clear(bgr, pips, ii, jj, fp)
     ii, jj = ii[clear], jj[clear]
     # The two pips of a 2 are the farthest apart of any face and, blurred, measure small:
@@ -135,11 +141,10 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
     # in an oblique view a top pip and a side pip of one die can look like a 2.
     alone = elong <= ROUND_PIP
     alone[ii] = alone[jj] = False
+    far = shaped & (d <= fp.two_link_distance * rmax) & alone[i] & alone[j]
     # Their faces may differ in shade: a 2's pips are far apart on its face.
-    shade = shade_distance(pips.face_bgr[:, None, :], pips.face_bgr[None, :, :])
-    far = shaped & (shade <= fp.colour_tolerance)
-    far &= (d <= fp.two_link_distance * rmax) & alone[:, None] & alone[None, :]
-    fi, fj = np.nonzero(np.triu(far, 1))
+    far[far] = shade_distance(pips.face_bgr[i[far]], pips.face_bgr[j[far]]) <= fp.colour_tolerance
+    fi, fj = i[far], j[far]
     clear = _paths_clear(bgr, pips, fi, fj, fp)
     ii, jj = np.concatenate([ii, fi[clear]]), np.concatenate([jj, fj[clear]])
     pairs = list(zip(ii.tolist(), jj.tolist(), strict=True))
@@ -154,15 +159,12 @@ def merged_groups(pips: Pips, groups: list[np.ndarray], fp: FaceParams) -> list[
     n = len(pips)
     if n < 2:
         return []
-    xy, r = pips.xy, pips.r
-    d = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
-    # Only pips near enough to link: each such pair once.
-    i, j = np.nonzero(np.triu(d <= fp.link_distance * np.maximum(r[:, None], r[None, :]), 1))
+    i, j, _, rmax, rmin = _near_pairs(pips, fp.link_distance)
     top = pips.elongation <= ROUND_PIP
     alike = (
         top[i]
         & top[j]
-        & (np.maximum(r[i], r[j]) <= fp.radius_ratio * np.minimum(r[i], r[j]))
+        & (rmax <= fp.radius_ratio * rmin)
         & (pips.polarity[i] == pips.polarity[j])
         & (np.linalg.norm(pips.pip_bgr[i] - pips.pip_bgr[j], axis=1) <= fp.colour_tolerance)
     )
