@@ -186,23 +186,19 @@ def _ring_agreement(ring_bgr: np.ndarray, pip_bgr: np.ndarray):
 
 
 def _crowded(xy, r, pip_bgr, face_bgr, which: np.ndarray, p: PipParams) -> np.ndarray:
-    """Indices of the spots `which` (a mask) that have a spot of their colour and size where
-    their ring would cross it."""
+    """Indices of the spots `which` (a mask) that have another spot of their colour and
+    size where their ring would cross it."""
     mine = np.flatnonzero(which)
-    if not len(mine):
-        return mine
-    ia, ib = _close_pairs(xy, (p.ring_scale + 1) * float(r[mine].max()) + 1.5)
-    ia, ib = ia[which[ia]], ib[which[ia]]
-    hits = (
-        (ia != ib)
-        & (np.hypot(*(xy[ia] - xy[ib]).T) < (p.ring_scale + 1) * r[ia] + 1.5)
-        & (np.abs(r[ia] - r[ib]) < 0.5 * r[ia])
-        & (
-            np.linalg.norm(pip_bgr[ia] - pip_bgr[ib], axis=1)
-            < 0.5 * np.linalg.norm(pip_bgr[ia] - face_bgr[ia], axis=1)
-        )
+    gap = np.hypot(*(xy[mine, None, :] - xy[None, :, :]).transpose(2, 0, 1))  # (mine, all)
+    size = np.abs(r[mine, None] - r[None, :])
+    a, b = np.nonzero(
+        (gap < (p.ring_scale + 1) * r[mine, None] + 1.5) & (gap > 0) & (size < 0.5 * r[mine, None])
     )
-    return np.unique(ia[hits])
+    ia, ib = mine[a], b
+    alike = np.linalg.norm(pip_bgr[ia] - pip_bgr[ib], axis=1) < 0.5 * np.linalg.norm(
+        pip_bgr[ia] - face_bgr[ia], axis=1
+    )
+    return np.unique(ia[alike])
 
 
 @lru_cache(maxsize=8)
