@@ -135,10 +135,6 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
     return [g for g in _union_find_groups(n, pairs) if flat[g].all()]
 
 
-def _rot(a: float) -> np.ndarray:
-    return np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-
-
 _AFFINE_SRC = {n: np.hstack([t, np.ones((len(t), 1))]) for n, t in TEMPLATES.items()}
 _AFFINE_SOLVE = {n: np.linalg.pinv(src) for n, src in _AFFINE_SRC.items()}
 
@@ -204,56 +200,77 @@ def _assign(ranked: list[int], n: int) -> list[int]:
     return order
 
 
-def _rays(bgr, sets: list[tuple]) -> list[np.ndarray]:
-    """For each set of rays (centre, face colour, directions, start, stop, threshold): the
-    distance along each ray where the colour first leaves the face colour (inf if never).
-    Every ray of every set is sampled at once, at whole steps from `start` up to `stop`."""
+def _rays(bgr, centre, dirs, start, stop, face_bgr, threshold) -> np.ndarray:
+    """For each ray, from `centre` along `dirs` and sampled at whole steps from `start` up to
+    `stop` (as np.arange places them): the distance where the colour first differs from
+    `face_bgr` (float32) by more than `threshold` (inf if never). One row per ray in every
+    argument; all rays are sampled at once."""
     h, w = bgr.shape[:2]
-    steps = [np.arange(start, stop, 1.0) for _, _, _, start, stop, _ in sets]
-    counts = [len(rays) for _, _, rays, _, _, _ in sets]
-    of_set = np.repeat(np.arange(len(sets)), counts)
-    grid = np.zeros((len(sets), max(len(st) for st in steps)))
-    valid = np.zeros(grid.shape, bool)
-    for k, st in enumerate(steps):
-        grid[k, : len(st)] = st
-        valid[k, : len(st)] = True
-    grid, valid = grid[of_set], valid[of_set]  # (rays, longest ray)
-    dirs = np.vstack([rays for _, _, rays, _, _, _ in sets])
-    centre = np.array([c for c, *_ in sets])[of_set]
+    # np.arange(start, stop, 1.0) of every ray, padded to the longest: np.arange takes its
+    # step from its first two values and places the k-th value at start + k * step.
+    counts = np.maximum(np.ceil(stop - start), 0.0)
+    second = start + 1.0
+    k = np.arange(int(counts.max(initial=0.0)))
+    grid = start[:, None] + k * (second - start)[:, None]
+    grid[:, 1:2] = second[:, None]
+    valid = k < counts[:, None]
     px = np.round(centre[:, :1] + grid * dirs[:, :1]).astype(int)
     py = np.round(centre[:, 1:] + grid * dirs[:, 1:]).astype(int)
     cx, cy = _within(px, 0, w - 1), _within(py, 0, h - 1)
-    face_bgr = np.array([f for _, f, *_ in sets], np.float32)[of_set]
-    # The threshold is squared as a Python float, then compared in float32 (as numpy does
-    # with a float32 array and a Python float).
-    limit = np.array([t * t for *_, t in sets], np.float32)[of_set]
+    # The threshold is squared in float64, then compared in float32.
+    limit = (threshold * threshold).astype(np.float32)
     diff = pixels(bgr, cx, cy).astype(np.float32) - face_bgr[:, None, :]
     away = (np.einsum("...c,...c->...", diff, diff) > limit[:, None]) | (px != cx) | (py != cy)
     away &= valid
     hit = away.argmax(axis=1)
-    dist = np.where(away.any(axis=1), grid[np.arange(len(grid)), hit], np.inf)
-    ends = np.cumsum(counts).tolist()
-    return [dist[e - c : e] for c, e in zip(counts, ends, strict=True)]
+    return np.where(away.any(axis=1), grid[np.arange(len(grid)), hit], np.inf)
+
+
+class _Rays:
+    """Rays cast from many faces, gathered and sampled at once. `add` takes a block of faces
+    (one row each: centre, start, stop, face colour, threshold) and their rays' directions,
+    shared (k, 2) or each face's own (m, k, 2), and returns a handle; `run` then
+    `result(handle)` gives each face's distances, (m, k)."""
+
+    def __init__(self) -> None:
+        self._blocks: list[tuple] = []
+
+    def add(self, centre, dirs, start, stop, face_bgr, threshold) -> tuple[int, int]:
+        m, k = len(centre), dirs.shape[-2]
+        dirs = np.broadcast_to(dirs, (m, k, 2)).reshape(-1, 2)
+        per_ray = [np.repeat(a, k, axis=0) for a in (centre, start, stop, face_bgr, threshold)]
+        self._blocks.append((per_ray[0], dirs, *per_ray[1:]))
+        return len(self._blocks) - 1, k
+
+    def run(self, bgr) -> None:
+        columns = [np.concatenate(c) for c in zip(*self._blocks, strict=True)]
+        self._dist = _rays(bgr, *columns)
+        self._ends = np.cumsum([len(b[0]) for b in self._blocks]).tolist()
+
+    def result(self, handle: tuple[int, int]) -> np.ndarray:
+        block, k = handle
+        end = self._ends[block]
+        return self._dist[end - len(self._blocks[block][0]) : end].reshape(-1, k)
 
 
 class _Probes:
-    """Points to test against a face's colours, gathered from every face and tested at once:
-    `pip_like` (looks like the pip rather than the face) or `face_like` (has the face's
-    colour). `add` returns a handle; `run` then `result(handle)` gives the answers."""
+    """Points to test against their faces' colours, gathered from every face and tested at
+    once: `pip` (looks like the pip rather than the face) or `face` (has the face's colour).
+    `add` takes a block of faces (points (m, ..., 2), colours and contrast one row per face)
+    and returns a handle; `run` then `result(handle)` gives the answers, shaped as the points
+    without their last axis."""
 
     def __init__(self) -> None:
-        self._pip: list[tuple] = []
-        self._face: list[tuple] = []
+        self._todo: dict[str, list[tuple]] = {"pip": [], "face": []}
 
-    def add(self, kind: str, points, face_bgr, contrast: float, pip_bgr=None) -> tuple:
-        todo = self._pip if kind == "pip" else self._face
-        todo.append((points, face_bgr, pip_bgr, contrast))
+    def add(self, kind: str, points, face_bgr, contrast, pip_bgr=None) -> tuple:
+        todo = self._todo[kind]
+        todo.append((points.reshape(len(points), -1, 2), face_bgr, pip_bgr, contrast))
         return kind, len(todo) - 1, points.shape[:-1]
 
     def run(self, bgr) -> None:
         self._answers = {
-            "pip": self._test(bgr, self._pip, pip=True),
-            "face": self._test(bgr, self._face, pip=False),
+            kind: self._test(bgr, todo, kind == "pip") for kind, todo in self._todo.items()
         }
 
     def result(self, handle: tuple) -> np.ndarray:
@@ -265,24 +282,32 @@ class _Probes:
         if not todo:
             return []
         h, w = bgr.shape[:2]
-        counts = [pts.size // 2 for pts, *_ in todo]
-        points = np.vstack([pts.reshape(-1, 2) for pts, *_ in todo])
+
+        def each_point(values: list) -> np.ndarray:
+            """One row per point from one row per face."""
+            return np.concatenate(
+                [
+                    np.repeat(v, pts.shape[1], axis=0)
+                    for v, (pts, *_) in zip(values, todo, strict=True)
+                ]
+            )
+
+        points = np.concatenate([pts.reshape(-1, 2) for pts, *_ in todo])
         px = _within(np.round(points[:, 0]).astype(int), 0, w - 1)
         py = _within(np.round(points[:, 1]).astype(int), 0, h - 1)
         colour = pixels(bgr, px, py).astype(np.float32)
-        face_bgr = np.repeat(np.array([f for _, f, _, _ in todo], np.float32), counts, axis=0)
-        from_face = np.linalg.norm(colour - face_bgr, axis=-1)
-        # Limits are worked out as Python floats, then compared in float32.
+        from_face = np.linalg.norm(colour - each_point([f for _, f, _, _ in todo]), axis=-1)
+        # Limits are worked out in float64, then compared in float32.
+        contrast = [c for *_, c in todo]
         if pip:
-            pip_bgr = np.repeat(np.array([p for _, _, p, _ in todo], np.float32), counts, axis=0)
-            from_pip = np.linalg.norm(colour - pip_bgr, axis=-1)
-            limit = np.repeat(np.array([0.5 * c for *_, c in todo], np.float32), counts)
+            from_pip = np.linalg.norm(colour - each_point([p for _, _, p, _ in todo]), axis=-1)
+            limit = each_point([(0.5 * c).astype(np.float32) for c in contrast])
             answer = (from_face > limit) & (from_pip < from_face)
         else:
-            limit = np.repeat(np.array([min(0.25 * c, 30.0) for *_, c in todo], np.float32), counts)
+            limit = each_point([np.minimum(0.25 * c, 30.0).astype(np.float32) for c in contrast])
             answer = from_face < limit
-        ends = np.cumsum(counts).tolist()
-        return [answer[e - c : e] for c, e in zip(counts, ends, strict=True)]
+        ends = np.cumsum([pts.size // 2 for pts, *_ in todo]).tolist()
+        return [answer[e - pts.size // 2 : e] for (pts, *_), e in zip(todo, ends, strict=True)]
 
 
 _GRID = {(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1)}
@@ -332,144 +357,222 @@ def _middle_of(around: np.ndarray) -> int:
     return 0
 
 
+def _middles(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """`middle(values[row])` of each row of pip indices (m, n), all rows at once."""
+    n = idx.shape[1]
+    ordered = np.sort(values[idx], axis=1)
+    return (ordered[:, (n - 1) // 2] + ordered[:, n // 2]) / 2
+
+
+def _kept_middles(values: np.ndarray, keep: np.ndarray, default: np.ndarray) -> np.ndarray:
+    """`middle(row[kept])` of each row of (m, k) finite values, `default` where none is kept."""
+    ordered = np.sort(np.where(keep, values, np.inf), axis=1)  # the kept ones first
+    n = keep.sum(axis=1)
+    rows = np.arange(len(values))
+    mid = (ordered[rows, np.maximum(n - 1, 0) // 2] + ordered[rows, n // 2]) / 2
+    return np.where(n > 0, mid, default)
+
+
+def _middles_of(around: np.ndarray) -> np.ndarray:
+    """`_middle_of` each row of (m, k) points. Only two or four runs of pip-like points (round
+    the circle) can make a 3 or a 5, so only those rows are looked at closely."""
+    runs = (around & ~np.roll(around, 1, axis=1)).sum(axis=1)
+    seen = np.zeros(len(around), int)
+    for k in np.flatnonzero((runs == 2) | (runs == 4)):
+        seen[k] = _middle_of(around[k])
+    return seen
+
+
+class _Block:
+    """Faces of one kind (one face value, one pip count) measured together, a row for each:
+    `cast` their rays, then `ask` their probes, then `conclude`."""
+
+    def __init__(self, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
+        self.faces, self.pips, self.dp = faces, pips, dp
+        self.idx = np.array([face.pips for face in faces])  # (m, n)
+        self.centre = np.array([face.centre for face in faces], float)
+        self.face_bgr = _middles(pips.face_bgr, self.idx).astype(np.float32)
+        self.contrast = _middles(pips.contrast, self.idx).astype(float)
+        self.threshold = np.maximum(dp.edge_min, dp.edge_tolerance * self.contrast)
+
+    def _cast(self, rays: _Rays, dirs, start, stop) -> tuple[int, int]:
+        return rays.add(self.centre, dirs, start, stop, self.face_bgr, self.threshold)
+
+    def _finish(self, dist, dirs, good, missing) -> None:
+        """Each face's edge score, box (from its rays, `good` or not) and flags."""
+        # Where a ray met no edge, the box reaches as far as the rays that met it.
+        r_max = self.pips.r[self.idx].max(axis=1).astype(float)
+        fallback = _kept_middles(dist, good, 3.0 * r_max)
+        reach = np.where(np.isfinite(dist), dist, fallback[:, None])
+        pts = self.centre[:, None, :] + reach[..., None] * dirs
+        boxes = np.hstack([pts.min(axis=1).astype(int), np.ceil(pts.max(axis=1)).astype(int)])
+        for face, score, box, contrast, miss in zip(
+            self.faces,
+            good.mean(axis=1).tolist(),
+            boxes.tolist(),
+            self.contrast.tolist(),
+            missing.tolist(),
+            strict=True,
+        ):
+            face.edge_score, face.box, face.contrast, face.missing_pip = (
+                score,
+                tuple(box),
+                contrast,
+                miss,
+            )
+
+
+class _Ones(_Block):
+    """Lone pips: the middle of a 1, or one pip of a face whose other pips were missed?"""
+
+    def cast(self, rays: _Rays) -> None:
+        _, hi = self.dp.one_pip_size
+        r = self.r = self.pips.r[self.idx[:, 0]].astype(float)
+        self.edge_rays = self._cast(rays, _SIXTEEN, 2.0 * r + 2, hi * r + 2)
+        # From just past the pip, for what lies next to it.
+        self.near_rays = self._cast(rays, _SIXTEEN, 1.3 * r + 1, hi * r + 2)
+
+    def ask(self, rays: _Rays, probes: _Probes) -> None:
+        r, centre = self.r, self.centre[:, None, :]
+        colours = (self.face_bgr, self.contrast, self.pips.pip_bgr[self.idx[:, 0]])
+        # A lone pip with other pips around it is a face whose other pips were missed.
+        # Walk out from just past the pip: is the first thing met a spot of pip colour
+        # with face again beyond it (another pip), rather than the die's edge?
+        near = rays.result(self.near_rays)
+        reach = np.where(np.isfinite(near), near, 0.0)
+        steps = (reach[..., None] + np.array([1.0, 2.0]))[..., None]
+        ahead = centre[:, :, None, :] + steps * _SIXTEEN[:, None, :]
+        beyond = centre + (reach + (2.2 * r)[:, None] + 1)[..., None] * _SIXTEEN
+        # A pip is one colour inside; a whole small die taken for a pip has its pips in it.
+        inner = centre + (0.55 * r)[:, None, None] * _EIGHT
+        # The middle pip of a 3 or 5 has its corner pips about 0.7 of the way to the
+        # die's edge, in the directions of its corners.
+        edge = rays.result(self.edge_rays)
+        to_edge = _kept_middles(edge, np.isfinite(edge), np.zeros(len(edge)))
+        corners = centre + (0.7 * to_edge)[:, None, None] * _CIRCLE32
+        self.asked = (
+            probes.add("pip", ahead, *colours),
+            probes.add("face", beyond, *colours[:2]),
+            probes.add("pip", inner, *colours),
+            probes.add("pip", corners, *colours),
+        )
+
+    def conclude(self, rays: _Rays, probes: _Probes) -> None:
+        lo, _ = self.dp.one_pip_size
+        dist, near = rays.result(self.edge_rays), rays.result(self.near_rays)
+        finite = np.isfinite(dist)
+        good = (dist >= lo * self.r[:, None]) & finite
+        # Rays that meet edges at wildly different distances did not find one die's
+        # edge; one short ray (a shading step on the face) is not enough to say so.
+        ordered = np.sort(dist, axis=1)  # the finite ones first
+        n = finite.sum(axis=1)
+        second_last = ordered[np.arange(len(dist)), np.maximum(n - 2, 0)]
+        good &= ~((n >= 12) & (second_last > 3.0 * ordered[:, 1]))[:, None]
+        like_ahead, face_beyond, inside_pip, at_corners = (probes.result(h) for h in self.asked)
+        met = np.isfinite(near) & like_ahead.any(axis=2) & face_beyond
+        # A 1 sits in the middle of its face: opposite edges are as far. A pip whose face
+        # extends much further on one side is a corner pip of a face whose others hid.
+        both = finite[:, :8] & finite[:, 8:]
+        a, b = np.where(both, dist[:, :8], 0.0), np.where(both, dist[:, 8:], 0.0)
+        lopsided = (both & (np.abs(a - b) > 0.35 * (a + b))).any(axis=1)
+        missing = met.any(axis=1) | lopsided
+        missing |= ((~inside_pip).sum(axis=1) >= 2) | (at_corners.sum(axis=1) >= 3)
+        for face, seen_as in zip(self.faces, _middles_of(at_corners).tolist(), strict=True):
+            face.seen_as = seen_as
+        for k in np.flatnonzero((good.sum(axis=1) >= 12) & ~lopsided).tolist():
+            # How square a 1's die looks, from its outline rather than from its pip,
+            # which a glint can make look long. (Not for a pip with a lopsided face
+            # around it: a pip on a side face has the whole die around it.)
+            outline = dist[k, good[k], None] * _SIXTEEN[good[k]]
+            outline -= outline.mean(axis=0)
+            low, high = np.linalg.eigvalsh(outline.T @ outline)
+            self.faces[k].squash = math.sqrt(max(low, 0.0) / high)
+        self._finish(dist, _SIXTEEN, good, missing)
+
+
+_CORE = np.vstack([[0.0, 0.0], _AXES])  # a pip's middle and around it, in pip radii
+
+
+class _Patterns(_Block):
+    """Faces of two pips or more: does the die's edge lie where the pattern puts it, and is
+    anything pip-like where the pattern has no pip?"""
+
+    def cast(self, rays: _Rays) -> None:
+        s = np.array([face.spacing for face in self.faces], float)
+        # Each face's rotation, transposed: rows (cos, sin) and (-sin, cos). From math's cos
+        # and sin, which numpy's may differ from in the last bit.
+        cos = np.array([math.cos(face.angle) for face in self.faces])
+        sin = np.array([math.sin(face.angle) for face in self.faces])
+        self.turn = np.stack([np.stack([cos, sin], axis=1), np.stack([-sin, cos], axis=1)], 1)
+        self.spacing, self.half = s, _HALF_FACE * s
+        self.dirs = np.concatenate([_AXES @ self.turn, _DIAG @ self.turn], axis=1)  # (m, 8, 2)
+        half = self.half
+        self.axes_rays = self._cast(rays, self.dirs[:, :4], 1.45 * s, 1.6 * half + 2)
+        self.diag_rays = self._cast(rays, self.dirs[:, 4:], 1.85 * s, 1.6 * half * 1.3 + 2)
+
+    def ask(self, rays: _Rays, probes: _Probes) -> None:
+        n, centre = self.faces[0].face, self.centre[:, None, :]
+        colours = (self.face_bgr, self.contrast, _middles(self.pips.pip_bgr, self.idx))
+        to_image = self.turn * self.spacing[:, None, None]  # pip spacings -> pixels
+        self.asked = [probes.add("pip", centre + _EMPTY[n] @ to_image, *colours)]
+        if n == 2:
+            # Two pips of a 3 (centre and corner) or two side by side of a 4, 5 or 6 also
+            # fit a smaller 2: a pip beyond them, with face between, means more than two.
+            beyond = centre + _BEYOND_TWO[:, 0] @ to_image
+            between = centre + _BEYOND_TWO[:, 1] @ to_image
+            self.asked.append(probes.add("pip", beyond, *colours))
+            self.asked.append(probes.add("face", between, *colours[:2]))
+        if n in (2, 4):
+            # A 3 or 5 whose middle pip was not found (on a small die its ring crosses
+            # its neighbours): pip colour all over the middle, none towards the edges'
+            # middles, where a 3 or 5 has no pips.
+            r = _middles(self.pips.r, self.idx).astype(float)[:, None, None]
+            self.asked.append(probes.add("pip", centre + 0.5 * r * _CORE, *colours))
+            around = centre + 2.0 * r * self.dirs[:, :4]
+            self.asked.append(probes.add("pip", around, *colours))
+
+    def conclude(self, rays: _Rays, probes: _Probes) -> None:
+        n, half = self.faces[0].face, self.half[:, None]
+        d_axes, d_diag = rays.result(self.axes_rays), rays.result(self.diag_rays)
+        good = np.concatenate(
+            [
+                (d_axes >= 0.7 * half) & np.isfinite(d_axes),
+                (d_diag >= 0.85 * half) & np.isfinite(d_diag),
+            ],
+            axis=1,
+        )
+        answers = [probes.result(h) for h in self.asked]
+        beyond = (answers[1] & answers[2]).any(axis=1) if n == 2 else np.zeros(len(good), bool)
+        missing = answers[0].any(axis=1) | beyond
+        if n in (2, 4):
+            core, around = answers[-2:]
+            centre = np.flatnonzero((_EMPTY[n] == 0).all(axis=1))
+            others = np.delete(answers[0], centre, axis=1)
+            seen = core.all(axis=1) & ~around.any(axis=1) & ~others.any(axis=1) & ~beyond
+            for k in np.flatnonzero(seen).tolist():
+                self.faces[k].seen_as = n + 1
+        self._finish(np.concatenate([d_axes, d_diag], axis=1), self.dirs, good, missing)
+
+
 def measure(bgr, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
     """Check each face against the image around it. Sets `edge_score` (share of rays that
     meet the die's edge where the pattern says it is), `box`, `contrast`, and `missing_pip`
     (something pip-like where the pattern has no pip: a 3 whose middle pip hid would read as
     a 2, so the face cannot be trusted), `seen_as` (the 3 or 5 those pips make) and, for a
-    1 on an even face, `squash` from the die's outline. All faces' rays, then all their
-    probes, are sampled at once."""
+    1 on an even face, `squash` from the die's outline. Faces of a kind are measured
+    together, and all faces' rays, then all their probes, are sampled at once."""
     if not faces:
         return
-    lo, hi = dp.one_pip_size
-    colours, sets = [], []
+    kinds: dict[tuple[int, int], list[Face]] = {}
     for face in faces:
-        idx = face.pips
-        face_bgr = middle(pips.face_bgr[idx])
-        face.contrast = float(middle(pips.contrast[idx]))
-        threshold = max(dp.edge_min, dp.edge_tolerance * face.contrast)
-        colours.append(face_bgr)
-        if face.face == 1:
-            r = float(pips.r[idx[0]])
-            sets.append((face.centre, face_bgr, _SIXTEEN, 2.0 * r + 2, hi * r + 2, threshold))
-            # From just past the pip, for what lies next to it.
-            sets.append((face.centre, face_bgr, _SIXTEEN, 1.3 * r + 1, hi * r + 2, threshold))
-        else:
-            rot = _rot(face.angle)
-            half = _HALF_FACE * face.spacing
-            s = face.spacing
-            sets.append((face.centre, face_bgr, _AXES @ rot.T, 1.45 * s, 1.6 * half + 2, threshold))
-            sets.append(
-                (face.centre, face_bgr, _DIAG @ rot.T, 1.85 * s, 1.6 * half * 1.3 + 2, threshold)
-            )
-    dists = _rays(bgr, sets)
-    probes = _Probes()
-    asked = []
-    for k, face in enumerate(faces):
-        idx, face_bgr, contrast = face.pips, colours[k], face.contrast
-        if face.face == 1:
-            r = float(pips.r[idx[0]])
-            pip_bgr = pips.pip_bgr[idx[0]]
-            # A lone pip with other pips around it is a face whose other pips were missed.
-            # Walk out from just past the pip: is the first thing met a spot of pip colour
-            # with face again beyond it (another pip), rather than the die's edge?
-            near = dists[2 * k + 1]
-            reach = np.where(np.isfinite(near), near, 0.0)[:, None]
-            ahead = face.centre + (reach + np.array([[1.0, 2.0]]))[..., None] * _SIXTEEN[:, None, :]
-            beyond = face.centre + (reach[:, 0] + 2.2 * r + 1)[:, None] * _SIXTEEN
-            # A pip is one colour inside; a whole small die taken for a pip has its pips in it.
-            inner = face.centre + 0.55 * r * _EIGHT
-            # The middle pip of a 3 or 5 has its corner pips about 0.7 of the way to the
-            # die's edge, in the directions of its corners.
-            edge = dists[2 * k]
-            to_edge = float(middle(edge[np.isfinite(edge)])) if np.isfinite(edge).any() else 0.0
-            corners = face.centre + 0.7 * to_edge * _CIRCLE32
-            asked.append(
-                (
-                    probes.add("pip", ahead, face_bgr, contrast, pip_bgr),
-                    probes.add("face", beyond, face_bgr, contrast),
-                    probes.add("pip", inner, face_bgr, contrast, pip_bgr),
-                    probes.add("pip", corners, face_bgr, contrast, pip_bgr),
-                )
-            )
-        else:
-            pip_bgr = middle(pips.pip_bgr[idx])
-            to_image = (_rot(face.angle) * face.spacing).T
-            empty = face.centre + _EMPTY[face.face] @ to_image
-            handles = [probes.add("pip", empty, face_bgr, contrast, pip_bgr)]
-            if face.face == 2:
-                # Two pips of a 3 (centre and corner) or two side by side of a 4, 5 or 6 also
-                # fit a smaller 2: a pip beyond them, with face between, means more than two.
-                beyond = face.centre + _BEYOND_TWO[:, 0] @ to_image
-                between = face.centre + _BEYOND_TWO[:, 1] @ to_image
-                handles.append(probes.add("pip", beyond, face_bgr, contrast, pip_bgr))
-                handles.append(probes.add("face", between, face_bgr, contrast))
-            if face.face in (2, 4):
-                # A 3 or 5 whose middle pip was not found (on a small die its ring crosses
-                # its neighbours): pip colour all over the middle, none towards the edges'
-                # middles, where a 3 or 5 has no pips.
-                r = float(middle(pips.r[idx]))
-                core = face.centre + 0.5 * r * np.vstack([[0.0, 0.0], _AXES])
-                around = face.centre + 2.0 * r * (_AXES @ _rot(face.angle).T)
-                handles.append(probes.add("pip", core, face_bgr, contrast, pip_bgr))
-                handles.append(probes.add("pip", around, face_bgr, contrast, pip_bgr))
-            asked.append(tuple(handles))
+        kinds.setdefault((face.face, len(face.pips)), []).append(face)
+    blocks = [(_Ones if n == 1 else _Patterns)(of, pips, dp) for (n, _), of in kinds.items()]
+    rays, probes = _Rays(), _Probes()
+    for block in blocks:
+        block.cast(rays)
+    rays.run(bgr)
+    for block in blocks:
+        block.ask(rays, probes)
     probes.run(bgr)
-    for k, face in enumerate(faces):
-        answers = [probes.result(h) for h in asked[k]]
-        if face.face == 1:
-            r = float(pips.r[face.pips[0]])
-            dist, near = dists[2 * k], dists[2 * k + 1]
-            dirs = _SIXTEEN
-            good = (dist >= lo * r) & np.isfinite(dist)
-            # Rays that meet edges at wildly different distances did not find one die's
-            # edge; one short ray (a shading step on the face) is not enough to say so.
-            finite = np.sort(dist[np.isfinite(dist)])
-            if len(finite) >= 12 and finite[-2] > 3.0 * finite[1]:
-                good &= False
-            like_ahead, face_beyond, inside_pip, at_corners = answers
-            met = np.isfinite(near) & like_ahead.any(axis=1) & face_beyond
-            face.missing_pip = bool(met.any())
-            # A 1 sits in the middle of its face: opposite edges are as far. A pip whose face
-            # extends much further on one side is a corner pip of a face whose others hid.
-            a, b = dist[:8], dist[8:]
-            both = np.isfinite(a) & np.isfinite(b)
-            lopsided = np.abs(a[both] - b[both]) > 0.35 * (a[both] + b[both])
-            face.missing_pip |= bool(lopsided.any())
-            face.missing_pip |= bool((~inside_pip).sum() >= 2)
-            face.missing_pip |= bool(at_corners.sum() >= 3)
-            face.seen_as = _middle_of(at_corners)
-            if good.sum() >= 12 and not lopsided.any():
-                # How square a 1's die looks, from its outline rather than from its pip,
-                # which a glint can make look long. (Not for a pip with a lopsided face
-                # around it: a pip on a side face has the whole die around it.)
-                outline = dist[good, None] * dirs[good]
-                outline -= outline.mean(axis=0)
-                low, high = np.linalg.eigvalsh(outline.T @ outline)
-                face.squash = math.sqrt(max(low, 0.0) / high)
-        else:
-            half = _HALF_FACE * face.spacing
-            d_axes, d_diag = dists[2 * k], dists[2 * k + 1]
-            good = np.concatenate(
-                [
-                    (d_axes >= 0.7 * half) & np.isfinite(d_axes),
-                    (d_diag >= 0.85 * half) & np.isfinite(d_diag),
-                ]
-            )
-            dirs = np.vstack([sets[2 * k][2], sets[2 * k + 1][2]])
-            dist = np.concatenate([d_axes, d_diag])
-            beyond = face.face == 2 and bool((answers[1] & answers[2]).any())
-            face.missing_pip = bool(answers[0].any()) or beyond
-            if face.face in (2, 4):
-                core, around = answers[-2:]
-                centre = np.flatnonzero((_EMPTY[face.face] == 0).all(axis=1))
-                others = np.delete(answers[0], centre)
-                if core.all() and not around.any() and not others.any() and not beyond:
-                    face.seen_as = face.face + 1
-        face.edge_score = float(good.mean())
-        fallback = float(middle(dist[good])) if good.any() else 3.0 * float(pips.r[face.pips].max())
-        reach = np.where(np.isfinite(dist), dist, fallback)
-        pts = face.centre[None, :] + reach[:, None] * dirs
-        x1, y1 = pts.min(axis=0)
-        x2, y2 = pts.max(axis=0)
-        face.box = (int(x1), int(y1), math.ceil(x2), math.ceil(y2))
+    for block in blocks:
+        block.conclude(rays, probes)
