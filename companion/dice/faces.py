@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
@@ -200,30 +201,51 @@ def _assign(ranked: list[int], n: int) -> list[int]:
     return order
 
 
+# Most rays meet the die's edge within their first few steps: each ray is sampled a stretch
+# at a time, up to these steps and then to its end, and the rays that have met it stop.
+_RAY_STRETCHES = (4, 16)
+
+
 def _rays(bgr, centre, dirs, start, stop, face_bgr, threshold) -> np.ndarray:
     """For each ray, from `centre` along `dirs` and sampled at whole steps from `start` up to
     `stop` (as np.arange places them): the distance where the colour first differs from
     `face_bgr` (float32) by more than `threshold` (inf if never). One row per ray in every
-    argument; all rays are sampled at once."""
-    h, w = bgr.shape[:2]
-    # np.arange(start, stop, 1.0) of every ray, padded to the longest: np.arange takes its
-    # step from its first two values and places the k-th value at start + k * step.
+    argument; all rays are sampled together."""
+    # np.arange(start, stop, 1.0) of every ray: np.arange takes its step from its first two
+    # values and places the k-th value at start + k * step.
     counts = np.maximum(np.ceil(stop - start), 0.0)
     second = start + 1.0
-    k = np.arange(int(counts.max(initial=0.0)))
-    grid = start[:, None] + k * (second - start)[:, None]
-    grid[:, 1:2] = second[:, None]
-    valid = k < counts[:, None]
+    step = second - start
+    # The threshold is squared in float64, then compared in float32.
+    limit = (threshold * threshold).astype(np.float32)
+    dist = np.full(len(start), np.inf)
+    todo = np.arange(len(start))
+    longest = int(counts.max(initial=0.0))
+    bounds = [0, *(b for b in _RAY_STRETCHES if b < longest), longest]
+    for lo, hi in pairwise(bounds):
+        k = np.arange(lo, hi)
+        grid = start[todo, None] + k * step[todo, None]
+        if lo <= 1 < hi:
+            grid[:, 1 - lo] = second[todo]
+        away = _away(bgr, centre[todo], dirs[todo], grid, face_bgr[todo], limit[todo])
+        away &= k < counts[todo, None]
+        met = away.any(axis=1)
+        dist[todo[met]] = grid[met, away[met].argmax(axis=1)]
+        todo = todo[~met]
+        if not len(todo):
+            break
+    return dist
+
+
+def _away(bgr, centre, dirs, grid, face_bgr, limit) -> np.ndarray:
+    """Which points `grid` (rays, steps) along the rays are off the frame or farther from
+    the face's colour than `limit` (squared distance)."""
+    h, w = bgr.shape[:2]
     px = np.round(centre[:, :1] + grid * dirs[:, :1]).astype(int)
     py = np.round(centre[:, 1:] + grid * dirs[:, 1:]).astype(int)
     cx, cy = _within(px, 0, w - 1), _within(py, 0, h - 1)
-    # The threshold is squared in float64, then compared in float32.
-    limit = (threshold * threshold).astype(np.float32)
     diff = pixels(bgr, cx, cy).astype(np.float32) - face_bgr[:, None, :]
-    away = (np.einsum("...c,...c->...", diff, diff) > limit[:, None]) | (px != cx) | (py != cy)
-    away &= valid
-    hit = away.argmax(axis=1)
-    return np.where(away.any(axis=1), grid[np.arange(len(grid)), hit], np.inf)
+    return (np.einsum("...c,...c->...", diff, diff) > limit[:, None]) | (px != cx) | (py != cy)
 
 
 class _Rays:
