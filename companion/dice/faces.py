@@ -140,6 +140,12 @@ _AFFINE_SRC = {n: np.hstack([t, np.ones((len(t), 1))]) for n, t in TEMPLATES.ite
 _AFFINE_SOLVE = {n: np.linalg.pinv(src) for n, src in _AFFINE_SRC.items()}
 
 
+# Each pattern's template as two columns, and its pips' numbers, as fit() uses them.
+_TEMPLATE_XY = {n: (t[:, 0].copy(), t[:, 1].copy(), np.arange(n)) for n, t in TEMPLATES.items()}
+_QUARTERS = np.arange(4) * (math.pi / 2)
+_FOUR = np.arange(4)[:, None]
+
+
 def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | None:
     """Fit the pattern of len(points) pips. Returns (residual, spacing, angle, squash, centre)
     or None when the count has no pattern. Residual and squash use an affine fit when the
@@ -147,30 +153,31 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     n = len(points)
     if n not in TEMPLATES or n < 2:
         return None
-    tpl = TEMPLATES[n]
+    tx, ty, pip = _TEMPLATE_XY[n]
     centre = points.sum(axis=0) / n  # np.mean's value, without its overhead
     rel = points - centre
-    far = int(np.argmax(np.hypot(rel[:, 0], rel[:, 1])))
-    spacing = float(np.hypot(*rel[far])) / math.sqrt(2)
+    from_centre = np.hypot(rel[:, 0], rel[:, 1])
+    far = int(np.argmax(from_centre))
+    spacing = float(from_centre[far]) / math.sqrt(2)
     if spacing < 1e-6:
         return None
-    base = math.atan2(rel[far, 1], rel[far, 0]) - math.pi / 4
+    far_x, far_y = rel[far].tolist()
     # The four ways the pattern can sit (quarter turns), all at once: (4, n, 2) predictions.
-    angles = base + np.arange(4) * (math.pi / 2)
+    angles = (math.atan2(far_y, far_x) - math.pi / 4) + _QUARTERS
     cos, sin = np.cos(angles) * spacing, np.sin(angles) * spacing
-    px = tpl[:, 0] * cos[:, None] - tpl[:, 1] * sin[:, None]
-    py = tpl[:, 0] * sin[:, None] + tpl[:, 1] * cos[:, None]
+    px = tx * cos[:, None] - ty * sin[:, None]
+    py = tx * sin[:, None] + ty * cos[:, None]
     costs = np.hypot(px[:, :, None] - rel[:, 0], py[:, :, None] - rel[:, 1])  # (4, n, n)
     ranked = np.argsort(costs.reshape(4, -1), axis=1).tolist()
     orders = np.array([_assign(ranked[k], n) for k in range(4)])
-    worst = costs[np.arange(4)[:, None], np.arange(n), orders].max(axis=1) / spacing
+    worst = costs[_FOUR, pip, orders].max(axis=1) / spacing
     k = int(np.argmin(worst))  # the first of equals, as a strict comparison keeps it
     residual, angle, order = float(worst[k]), float(angles[k]), orders[k]
     squash = 1.0
     if n >= 4:
         matched = points[order]
         sol = _AFFINE_SOLVE[n] @ matched  # least-squares affine map, template -> image
-        a, b, c, d = sol[0, 0], sol[1, 0], sol[0, 1], sol[1, 1]
+        (a, c), (b, d) = sol[:2].tolist()
         # singular values of the 2x2 linear part, in closed form
         fro = a * a + b * b + c * c + d * d
         det = abs(a * d - b * c)
@@ -203,7 +210,7 @@ def _assign(ranked: list[int], n: int) -> list[int]:
 
 # Most rays meet the die's edge within their first few steps: each ray is sampled a stretch
 # at a time, up to these steps and then to its end, and the rays that have met it stop.
-_RAY_STRETCHES = (4, 16)
+_RAY_STRETCHES = (4,)
 
 
 def _rays(bgr, centre, dirs, start, stop, face_bgr, threshold) -> np.ndarray:
@@ -379,13 +386,6 @@ def _middle_of(around: np.ndarray) -> int:
     return 0
 
 
-def _middles(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
-    """`middle(values[row])` of each row of pip indices (m, n), all rows at once."""
-    n = idx.shape[1]
-    ordered = np.sort(values[idx], axis=1)
-    return (ordered[:, (n - 1) // 2] + ordered[:, n // 2]) / 2
-
-
 def _kept_middles(values: np.ndarray, keep: np.ndarray, default: np.ndarray) -> np.ndarray:
     """`middle(row[kept])` of each row of (m, k) finite values, `default` where none is kept."""
     ordered = np.sort(np.where(keep, values, np.inf), axis=1)  # the kept ones first
@@ -400,21 +400,45 @@ def _middles_of(around: np.ndarray) -> np.ndarray:
     the circle) can make a 3 or a 5, so only those rows are looked at closely."""
     runs = (around & ~np.roll(around, 1, axis=1)).sum(axis=1)
     seen = np.zeros(len(around), int)
-    for k in np.flatnonzero((runs == 2) | (runs == 4)):
+    for k in np.flatnonzero((runs == 2) | (runs == 4)).tolist():
         seen[k] = _middle_of(around[k])
     return seen
 
 
+class _PipRows:
+    """The pips of many faces, one row per face padded to the most pips: `middles` and
+    `largest` of a pip value per face, all faces at once."""
+
+    def __init__(self, faces: list[Face]) -> None:
+        self.counts = np.array([len(face.pips) for face in faces])
+        self.valid = np.arange(self.counts.max()) < self.counts[:, None]
+        self.idx = np.zeros(self.valid.shape, int)
+        self.idx[self.valid] = np.concatenate([face.pips for face in faces])
+
+    def _rows(self, values: np.ndarray, pad: float) -> np.ndarray:
+        got = values[self.idx]
+        return np.where(self.valid.reshape(*self.valid.shape, *[1] * (got.ndim - 2)), got, pad)
+
+    def middles(self, values: np.ndarray) -> np.ndarray:
+        """`middle(values[face.pips])` of each face (its pips first, the padding after)."""
+        ordered = np.sort(self._rows(values, np.inf), axis=1)
+        rows, n = np.arange(len(ordered)), self.counts
+        return (ordered[rows, (n - 1) // 2] + ordered[rows, n // 2]) / 2
+
+    def largest(self, values: np.ndarray) -> np.ndarray:
+        return self._rows(values, -np.inf).max(axis=1)
+
+
 class _Block:
-    """Faces of one kind (one face value, one pip count) measured together, a row for each:
-    `cast` their rays, then `ask` their probes, then `conclude`."""
+    """Faces measured together, a row for each: `cast` their rays, then `ask` their probes,
+    then `conclude`."""
 
     def __init__(self, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
         self.faces, self.pips, self.dp = faces, pips, dp
-        self.idx = np.array([face.pips for face in faces])  # (m, n)
+        self.rows = _PipRows(faces)
         self.centre = np.array([face.centre for face in faces], float)
-        self.face_bgr = _middles(pips.face_bgr, self.idx).astype(np.float32)
-        self.contrast = _middles(pips.contrast, self.idx).astype(float)
+        self.face_bgr = self.rows.middles(pips.face_bgr).astype(np.float32)
+        self.contrast = self.rows.middles(pips.contrast).astype(float)
         self.threshold = np.maximum(dp.edge_min, dp.edge_tolerance * self.contrast)
 
     def _cast(self, rays: _Rays, dirs, start, stop) -> tuple[int, int]:
@@ -423,7 +447,7 @@ class _Block:
     def _finish(self, dist, dirs, good, missing) -> None:
         """Each face's edge score, box (from its rays, `good` or not) and flags."""
         # Where a ray met no edge, the box reaches as far as the rays that met it.
-        r_max = self.pips.r[self.idx].max(axis=1).astype(float)
+        r_max = self.rows.largest(self.pips.r).astype(float)
         fallback = _kept_middles(dist, good, 3.0 * r_max)
         reach = np.where(np.isfinite(dist), dist, fallback[:, None])
         pts = self.centre[:, None, :] + reach[..., None] * dirs
@@ -449,14 +473,15 @@ class _Ones(_Block):
 
     def cast(self, rays: _Rays) -> None:
         _, hi = self.dp.one_pip_size
-        r = self.r = self.pips.r[self.idx[:, 0]].astype(float)
+        self.pip = self.rows.idx[:, 0]
+        r = self.r = self.pips.r[self.pip].astype(float)
         self.edge_rays = self._cast(rays, _SIXTEEN, 2.0 * r + 2, hi * r + 2)
         # From just past the pip, for what lies next to it.
         self.near_rays = self._cast(rays, _SIXTEEN, 1.3 * r + 1, hi * r + 2)
 
     def ask(self, rays: _Rays, probes: _Probes) -> None:
         r, centre = self.r, self.centre[:, None, :]
-        colours = (self.face_bgr, self.contrast, self.pips.pip_bgr[self.idx[:, 0]])
+        colours = (self.face_bgr, self.contrast, self.pips.pip_bgr[self.pip].astype(np.float32))
         # A lone pip with other pips around it is a face whose other pips were missed.
         # Walk out from just past the pip: is the first thing met a spot of pip colour
         # with face again beyond it (another pip), rather than the die's edge?
@@ -512,6 +537,14 @@ class _Ones(_Block):
         self._finish(dist, _SIXTEEN, good, missing)
 
 
+# _EMPTY of each face value as one table, padded to the most (n, point, xy), with which
+# points are real, and which are real and not the face's middle.
+_EMPTY_AT = np.zeros((7, max(len(e) for n, e in _EMPTY.items() if n > 1), 2))
+_EMPTY_REAL = np.zeros(_EMPTY_AT.shape[:2], bool)
+for _n, _e in _EMPTY.items():
+    if _n > 1:
+        _EMPTY_AT[_n, : len(_e)], _EMPTY_REAL[_n, : len(_e)] = _e, True
+_EMPTY_OFF_MIDDLE = _EMPTY_REAL & _EMPTY_AT.any(axis=2)
 _CORE = np.vstack([[0.0, 0.0], _AXES])  # a pip's middle and around it, in pip radii
 
 
@@ -533,28 +566,33 @@ class _Patterns(_Block):
         self.diag_rays = self._cast(rays, self.dirs[:, 4:], 1.85 * s, 1.6 * half * 1.3 + 2)
 
     def ask(self, rays: _Rays, probes: _Probes) -> None:
-        n, centre = self.faces[0].face, self.centre[:, None, :]
-        colours = (self.face_bgr, self.contrast, _middles(self.pips.pip_bgr, self.idx))
+        n = self.n = np.array([face.face for face in self.faces])
+        centre = self.centre[:, None, :]
+        pip_bgr = self.rows.middles(self.pips.pip_bgr).astype(np.float32)
+        colours = (self.face_bgr, self.contrast, pip_bgr)
         to_image = self.turn * self.spacing[:, None, None]  # pip spacings -> pixels
-        self.asked = [probes.add("pip", centre + _EMPTY[n] @ to_image, *colours)]
-        if n == 2:
+        self.asked = {"empty": probes.add("pip", centre + _EMPTY_AT[n] @ to_image, *colours)}
+        self.twos = np.flatnonzero(n == 2)
+        if len(self.twos):
             # Two pips of a 3 (centre and corner) or two side by side of a 4, 5 or 6 also
             # fit a smaller 2: a pip beyond them, with face between, means more than two.
-            beyond = centre + _BEYOND_TWO[:, 0] @ to_image
-            between = centre + _BEYOND_TWO[:, 1] @ to_image
-            self.asked.append(probes.add("pip", beyond, *colours))
-            self.asked.append(probes.add("face", between, *colours[:2]))
-        if n in (2, 4):
+            c, at, mine = centre[self.twos], to_image[self.twos], [x[self.twos] for x in colours]
+            beyond, between = c + _BEYOND_TWO[:, 0] @ at, c + _BEYOND_TWO[:, 1] @ at
+            self.asked["beyond"] = probes.add("pip", beyond, *mine)
+            self.asked["between"] = probes.add("face", between, *mine[:2])
+        self.evens = np.flatnonzero((n == 2) | (n == 4))
+        if len(self.evens):
             # A 3 or 5 whose middle pip was not found (on a small die its ring crosses
             # its neighbours): pip colour all over the middle, none towards the edges'
             # middles, where a 3 or 5 has no pips.
-            r = _middles(self.pips.r, self.idx).astype(float)[:, None, None]
-            self.asked.append(probes.add("pip", centre + 0.5 * r * _CORE, *colours))
-            around = centre + 2.0 * r * self.dirs[:, :4]
-            self.asked.append(probes.add("pip", around, *colours))
+            c, mine = centre[self.evens], [x[self.evens] for x in colours]
+            r = self.rows.middles(self.pips.r)[self.evens].astype(float)[:, None, None]
+            self.asked["core"] = probes.add("pip", c + 0.5 * r * _CORE, *mine)
+            around = c + 2.0 * r * self.dirs[self.evens, :4]
+            self.asked["around"] = probes.add("pip", around, *mine)
 
     def conclude(self, rays: _Rays, probes: _Probes) -> None:
-        n, half = self.faces[0].face, self.half[:, None]
+        half = self.half[:, None]
         d_axes, d_diag = rays.result(self.axes_rays), rays.result(self.diag_rays)
         good = np.concatenate(
             [
@@ -563,16 +601,18 @@ class _Patterns(_Block):
             ],
             axis=1,
         )
-        answers = [probes.result(h) for h in self.asked]
-        beyond = (answers[1] & answers[2]).any(axis=1) if n == 2 else np.zeros(len(good), bool)
-        missing = answers[0].any(axis=1) | beyond
-        if n in (2, 4):
-            core, around = answers[-2:]
-            centre = np.flatnonzero((_EMPTY[n] == 0).all(axis=1))
-            others = np.delete(answers[0], centre, axis=1)
-            seen = core.all(axis=1) & ~around.any(axis=1) & ~others.any(axis=1) & ~beyond
-            for k in np.flatnonzero(seen).tolist():
-                self.faces[k].seen_as = n + 1
+        answer = {what: probes.result(handle) for what, handle in self.asked.items()}
+        empty = answer["empty"] & _EMPTY_REAL[self.n]
+        beyond = np.zeros(len(good), bool)
+        if len(self.twos):
+            beyond[self.twos] = (answer["beyond"] & answer["between"]).any(axis=1)
+        missing = empty.any(axis=1) | beyond
+        if len(self.evens):
+            others = empty[self.evens] & _EMPTY_OFF_MIDDLE[self.n[self.evens]]
+            seen = answer["core"].all(axis=1) & ~answer["around"].any(axis=1)
+            seen &= ~others.any(axis=1) & ~beyond[self.evens]
+            for k in self.evens[seen].tolist():
+                self.faces[k].seen_as = self.faces[k].face + 1
         self._finish(np.concatenate([d_axes, d_diag], axis=1), self.dirs, good, missing)
 
 
@@ -581,14 +621,13 @@ def measure(bgr, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
     meet the die's edge where the pattern says it is), `box`, `contrast`, and `missing_pip`
     (something pip-like where the pattern has no pip: a 3 whose middle pip hid would read as
     a 2, so the face cannot be trusted), `seen_as` (the 3 or 5 those pips make) and, for a
-    1 on an even face, `squash` from the die's outline. Faces of a kind are measured
-    together, and all faces' rays, then all their probes, are sampled at once."""
-    if not faces:
+    1 on an even face, `squash` from the die's outline. The 1s are measured together, and
+    the other faces together; all faces' rays, then all their probes, are sampled at once."""
+    ones = [face for face in faces if face.face == 1]
+    others = [face for face in faces if face.face != 1]
+    blocks = [kind(of, pips, dp) for kind, of in ((_Ones, ones), (_Patterns, others)) if of]
+    if not blocks:
         return
-    kinds: dict[tuple[int, int], list[Face]] = {}
-    for face in faces:
-        kinds.setdefault((face.face, len(face.pips)), []).append(face)
-    blocks = [(_Ones if n == 1 else _Patterns)(of, pips, dp) for (n, _), of in kinds.items()]
     rays, probes = _Rays(), _Probes()
     for block in blocks:
         block.cast(rays)
