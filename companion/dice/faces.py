@@ -47,7 +47,9 @@ def middle(values: np.ndarray) -> np.ndarray:
     return (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
 
 
-def _union_find_groups(n: int, pairs: list[tuple[int, int]]) -> list[np.ndarray]:
+def _union_find_groups(n: int, pairs: list[tuple[int, int]], keep: list[bool]) -> list:
+    """The groups of 0..n-1 that `pairs` link, each in order and listed by its first
+    member, whose members are all to `keep`."""
     parent = list(range(n))
 
     def root(i: int) -> int:
@@ -63,7 +65,7 @@ def _union_find_groups(n: int, pairs: list[tuple[int, int]]) -> list[np.ndarray]
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(root(i), []).append(i)
-    return [np.array(g) for g in groups.values()]
+    return [np.array(g) for g in groups.values() if all(keep[i] for i in g)]
 
 
 def _paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams) -> np.ndarray:
@@ -133,7 +135,7 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
     clear = _paths_clear(bgr, pips, fi, fj, fp)
     ii, jj = np.concatenate([ii, fi[clear]]), np.concatenate([jj, fj[clear]])
     pairs = list(zip(ii.tolist(), jj.tolist(), strict=True))
-    return [g for g in _union_find_groups(n, pairs) if flat[g].all()]
+    return _union_find_groups(n, pairs, flat.tolist())
 
 
 _AFFINE_SRC = {n: np.hstack([t, np.ones((len(t), 1))]) for n, t in TEMPLATES.items()}
