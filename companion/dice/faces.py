@@ -215,29 +215,34 @@ def _assign(ranked: list[int], n: int) -> list[int]:
 _RAY_STRETCHES = (4,)
 
 
-def _rays(bgr, centre, dirs, start, stop, face_bgr, threshold) -> np.ndarray:
-    """For each ray, from `centre` along `dirs` and sampled at whole steps from `start` up to
-    `stop` (as np.arange places them): the distance where the colour first differs from
-    `face_bgr` (float32) by more than `threshold` (inf if never). One row per ray in every
-    argument; all rays are sampled together."""
+def _rays(bgr, rays: np.ndarray, dirs: np.ndarray) -> np.ndarray:
+    """For each ray, from its centre along `dirs` and sampled at whole steps from its start
+    up to its stop (as np.arange places them): the distance where the colour first differs
+    from its face's colour by more than its threshold (inf if never). `rays` has a row per
+    ray: centre x, y, start, stop, face colour B, G, R (float32 values) and threshold."""
+    start, stop = rays[:, 2], rays[:, 3]
     # np.arange(start, stop, 1.0) of every ray: np.arange takes its step from its first two
     # values and places the k-th value at start + k * step.
     counts = np.maximum(np.ceil(stop - start), 0.0)
     second = start + 1.0
-    step = second - start
     # The threshold is squared in float64, then compared in float32.
-    limit = (threshold * threshold).astype(np.float32)
-    dist = np.full(len(start), np.inf)
-    todo = np.arange(len(start))
+    limit = (rays[:, 7] * rays[:, 7]).astype(np.float32)
+    # What the steps need of each ray, taken together for the rays still going.
+    each = np.empty((len(rays), 8))
+    each[:, :2], each[:, 2:4], each[:, 4], each[:, 5] = rays[:, :2], dirs, start, second - start
+    each[:, 6], each[:, 7] = second, counts
+    colour = rays[:, 4:7].astype(np.float32)
+    dist = np.full(len(rays), np.inf)
+    todo = np.arange(len(rays))
     longest = int(counts.max(initial=0.0))
-    bounds = [0, *(b for b in _RAY_STRETCHES if b < longest), longest]
-    for lo, hi in pairwise(bounds):
+    for lo, hi in pairwise([0, *(b for b in _RAY_STRETCHES if b < longest), longest]):
         k = np.arange(lo, hi)
-        grid = start[todo, None] + k * step[todo, None]
+        going = each[todo]
+        grid = going[:, 4:5] + k * going[:, 5:6]
         if lo <= 1 < hi:
-            grid[:, 1 - lo] = second[todo]
-        away = _away(bgr, centre[todo], dirs[todo], grid, face_bgr[todo], limit[todo])
-        away &= k < counts[todo, None]
+            grid[:, 1 - lo] = going[:, 6]
+        away = _away(bgr, going[:, :2], going[:, 2:4], grid, colour[todo], limit[todo])
+        away &= k < going[:, 7:8]
         met = away.any(axis=1)
         dist[todo[met]] = grid[met, away[met].argmax(axis=1)]
         todo = todo[~met]
@@ -264,24 +269,27 @@ class _Rays:
     `result(handle)` gives each face's distances, (m, k)."""
 
     def __init__(self) -> None:
-        self._blocks: list[tuple] = []
+        self._rays: list[np.ndarray] = []
+        self._dirs: list[np.ndarray] = []
 
     def add(self, centre, dirs, start, stop, face_bgr, threshold) -> tuple[int, int]:
         m, k = len(centre), dirs.shape[-2]
-        dirs = np.broadcast_to(dirs, (m, k, 2)).reshape(-1, 2)
-        per_ray = [np.repeat(a, k, axis=0) for a in (centre, start, stop, face_bgr, threshold)]
-        self._blocks.append((per_ray[0], dirs, *per_ray[1:]))
-        return len(self._blocks) - 1, k
+        # One row per face (float32 colours are exact as float64), then one per ray.
+        faces = np.empty((m, 8))
+        faces[:, :2], faces[:, 2], faces[:, 3] = centre, start, stop
+        faces[:, 4:7], faces[:, 7] = face_bgr, threshold
+        self._rays.append(np.repeat(faces, k, axis=0))
+        self._dirs.append(np.tile(dirs, (m, 1)) if dirs.ndim == 2 else dirs.reshape(-1, 2))
+        return len(self._rays) - 1, k
 
     def run(self, bgr) -> None:
-        columns = [np.concatenate(c) for c in zip(*self._blocks, strict=True)]
-        self._dist = _rays(bgr, *columns)
-        self._ends = np.cumsum([len(b[0]) for b in self._blocks]).tolist()
+        self._dist = _rays(bgr, np.concatenate(self._rays), np.concatenate(self._dirs))
+        self._ends = np.cumsum([len(r) for r in self._rays]).tolist()
 
     def result(self, handle: tuple[int, int]) -> np.ndarray:
         block, k = handle
         end = self._ends[block]
-        return self._dist[end - len(self._blocks[block][0]) : end].reshape(-1, k)
+        return self._dist[end - len(self._rays[block]) : end].reshape(-1, k)
 
 
 class _Probes:
@@ -295,8 +303,16 @@ class _Probes:
         self._todo: dict[str, list[tuple]] = {"pip": [], "face": []}
 
     def add(self, kind: str, points, face_bgr, contrast, pip_bgr=None) -> tuple:
+        # Limits are worked out in float64, then compared in float32.
+        faces = np.empty((len(points), 7 if kind == "pip" else 4))
+        faces[:, :3] = face_bgr
+        if kind == "pip":
+            faces[:, 3:6], faces[:, 6] = pip_bgr, (0.5 * contrast).astype(np.float32)
+        else:
+            faces[:, 3] = np.minimum(0.25 * contrast, 30.0)
         todo = self._todo[kind]
-        todo.append((points.reshape(len(points), -1, 2), face_bgr, pip_bgr, contrast))
+        per_face = points.size // (2 * len(points))
+        todo.append((points.reshape(-1, 2), np.repeat(faces, per_face, axis=0)))
         return kind, len(todo) - 1, points.shape[:-1]
 
     def run(self, bgr) -> None:
@@ -310,35 +326,24 @@ class _Probes:
 
     @staticmethod
     def _test(bgr, todo: list[tuple], pip: bool) -> list[np.ndarray]:
+        """The answers for each block of points; each point's row of colours (float32 values
+        held as float64) is its face colour, its pip colour (for `pip`), then the limit."""
         if not todo:
             return []
         h, w = bgr.shape[:2]
-
-        def each_point(values: list) -> np.ndarray:
-            """One row per point from one row per face."""
-            return np.concatenate(
-                [
-                    np.repeat(v, pts.shape[1], axis=0)
-                    for v, (pts, *_) in zip(values, todo, strict=True)
-                ]
-            )
-
-        points = np.concatenate([pts.reshape(-1, 2) for pts, *_ in todo])
+        points = np.concatenate([pts for pts, _ in todo])
+        faces = np.concatenate([f for _, f in todo]).astype(np.float32)
         px = _within(np.round(points[:, 0]).astype(int), 0, w - 1)
         py = _within(np.round(points[:, 1]).astype(int), 0, h - 1)
         colour = pixels(bgr, px, py).astype(np.float32)
-        from_face = np.linalg.norm(colour - each_point([f for _, f, _, _ in todo]), axis=-1)
-        # Limits are worked out in float64, then compared in float32.
-        contrast = [c for *_, c in todo]
+        from_face = np.linalg.norm(colour - faces[:, :3], axis=-1)
         if pip:
-            from_pip = np.linalg.norm(colour - each_point([p for _, _, p, _ in todo]), axis=-1)
-            limit = each_point([(0.5 * c).astype(np.float32) for c in contrast])
-            answer = (from_face > limit) & (from_pip < from_face)
+            from_pip = np.linalg.norm(colour - faces[:, 3:6], axis=-1)
+            answer = (from_face > faces[:, 6]) & (from_pip < from_face)
         else:
-            limit = each_point([np.minimum(0.25 * c, 30.0).astype(np.float32) for c in contrast])
-            answer = from_face < limit
-        ends = np.cumsum([pts.size // 2 for pts, *_ in todo]).tolist()
-        return [answer[e - pts.size // 2 : e] for (pts, *_), e in zip(todo, ends, strict=True)]
+            answer = from_face < faces[:, 3]
+        ends = np.cumsum([len(pts) for pts, _ in todo]).tolist()
+        return [answer[e - len(pts) : e] for (pts, _), e in zip(todo, ends, strict=True)]
 
 
 _GRID = {(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1)}
@@ -423,6 +428,8 @@ class _PipRows:
 
     def middles(self, values: np.ndarray) -> np.ndarray:
         """`middle(values[face.pips])` of each face (its pips first, the padding after)."""
+        if self.valid.shape[1] == 1:
+            return values[self.idx[:, 0]]  # the middle of one value is that value
         ordered = np.sort(self._rows(values, np.inf), axis=1)
         rows, n = np.arange(len(ordered)), self.counts
         return (ordered[rows, (n - 1) // 2] + ordered[rows, n // 2]) / 2
@@ -468,6 +475,23 @@ class _Block:
                 contrast,
                 miss,
             )
+
+
+def _squashes(dist: np.ndarray, good: np.ndarray) -> list[float]:
+    """Short over long axis of the outline that the `good` rays of each row of (m, 16)
+    distances along _SIXTEEN draw. Rows with as many good rays are worked out together."""
+    squash = np.empty(len(dist))
+    counts = good.sum(axis=1)
+    for count in np.unique(counts).tolist():
+        rows = np.flatnonzero(counts == count)
+        at = good[rows]
+        outline = dist[rows][at].reshape(-1, count, 1) * _SIXTEEN[np.nonzero(at)[1]].reshape(
+            -1, count, 2
+        )
+        outline -= outline.mean(axis=1, keepdims=True)
+        low, high = np.linalg.eigvalsh(outline.transpose(0, 2, 1) @ outline).T
+        squash[rows] = np.sqrt(np.maximum(low, 0.0) / high)
+    return squash.tolist()
 
 
 class _Ones(_Block):
@@ -528,14 +552,13 @@ class _Ones(_Block):
         missing |= ((~inside_pip).sum(axis=1) >= 2) | (at_corners.sum(axis=1) >= 3)
         for face, seen_as in zip(self.faces, _middles_of(at_corners).tolist(), strict=True):
             face.seen_as = seen_as
-        for k in np.flatnonzero((good.sum(axis=1) >= 12) & ~lopsided).tolist():
-            # How square a 1's die looks, from its outline rather than from its pip,
-            # which a glint can make look long. (Not for a pip with a lopsided face
-            # around it: a pip on a side face has the whole die around it.)
-            outline = dist[k, good[k], None] * _SIXTEEN[good[k]]
-            outline -= outline.mean(axis=0)
-            low, high = np.linalg.eigvalsh(outline.T @ outline)
-            self.faces[k].squash = math.sqrt(max(low, 0.0) / high)
+        # How square a 1's die looks, from its outline rather than from its pip, which a
+        # glint can make look long. (Not for a pip with a lopsided face around it: a pip on
+        # a side face has the whole die around it.)
+        outlined = np.flatnonzero((good.sum(axis=1) >= 12) & ~lopsided)
+        squashes = _squashes(dist[outlined], good[outlined])
+        for k, squash in zip(outlined.tolist(), squashes, strict=True):
+            self.faces[k].squash = squash
         self._finish(dist, _SIXTEEN, good, missing)
 
 
