@@ -251,6 +251,14 @@ def _rays(bgr, rays: np.ndarray, dirs: np.ndarray) -> np.ndarray:
     return dist
 
 
+def _at(bgr: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """bgr[y, x] for places already within the frame, as `pixels` takes them but without
+    its checks."""
+    if not bgr.flags.c_contiguous:
+        return bgr[y, x]
+    return np.take(bgr.reshape(-1, 3), y * bgr.shape[1] + x, axis=0)
+
+
 def _away(bgr, centre, dirs, grid, face_bgr, limit) -> np.ndarray:
     """Which points `grid` (rays, steps) along the rays are off the frame or farther from
     the face's colour than `limit` (squared distance)."""
@@ -258,7 +266,7 @@ def _away(bgr, centre, dirs, grid, face_bgr, limit) -> np.ndarray:
     px = np.round(centre[:, :1] + grid * dirs[:, :1]).astype(int)
     py = np.round(centre[:, 1:] + grid * dirs[:, 1:]).astype(int)
     cx, cy = _within(px, 0, w - 1), _within(py, 0, h - 1)
-    diff = pixels(bgr, cx, cy).astype(np.float32) - face_bgr[:, None, :]
+    diff = _at(bgr, cx, cy).astype(np.float32) - face_bgr[:, None, :]
     return (np.einsum("...c,...c->...", diff, diff) > limit[:, None]) | (px != cx) | (py != cy)
 
 
@@ -335,7 +343,7 @@ class _Probes:
         faces = np.concatenate([f for _, f in todo]).astype(np.float32)
         px = _within(np.round(points[:, 0]).astype(int), 0, w - 1)
         py = _within(np.round(points[:, 1]).astype(int), 0, h - 1)
-        colour = pixels(bgr, px, py).astype(np.float32)
+        colour = _at(bgr, px, py).astype(np.float32)
         from_face = np.linalg.norm(colour - faces[:, :3], axis=-1)
         if pip:
             from_pip = np.linalg.norm(colour - faces[:, 3:6], axis=-1)
