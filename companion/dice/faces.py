@@ -108,21 +108,25 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
     xy, r = pips.xy, pips.r
     d = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
     rmax = np.maximum(r[:, None], r[None, :])
-    rmin = np.minimum(r[:, None], r[None, :])
-    colour = np.linalg.norm(pips.face_bgr[:, None, :] - pips.face_bgr[None, :, :], axis=2)
-    pip_colour = np.linalg.norm(pips.pip_bgr[:, None, :] - pips.pip_bgr[None, :, :], axis=2)
+    # Only pips near enough to link can be alike enough to: each such pair once, row by row.
+    reach = max(fp.link_distance, fp.two_link_distance)
+    i, j = np.nonzero(np.triu(d <= reach * rmax, 1))
+    d, rmax, rmin = d[i, j], rmax[i, j], np.minimum(r[i], r[j])
+    colour = np.linalg.norm(pips.face_bgr[i] - pips.face_bgr[j], axis=1)
+    pip_colour = np.linalg.norm(pips.pip_bgr[i] - pips.pip_bgr[j], axis=1)
     elong = pips.elongation
     flat = elong <= fp.max_pip_elongation  # longer pips lie on side faces seen edge-on
     alike = (
-        flat[:, None]
-        & flat[None, :]
-        & (np.maximum.outer(elong, elong) <= 1.4 * np.minimum.outer(elong, elong))
+        flat[i]
+        & flat[j]
+        & (np.maximum(elong[i], elong[j]) <= 1.4 * np.minimum(elong[i], elong[j]))
         & (rmax <= fp.radius_ratio * rmin)
         & (colour <= fp.colour_tolerance)
-        & (pips.polarity[:, None] == pips.polarity[None, :])
+        & (pips.polarity[i] == pips.polarity[j])
         & (pip_colour <= 2 * fp.colour_tolerance)
     )
-    ii, jj = np.nonzero(np.triu(alike & (d <= fp.link_distance * rmax), 1))
+    link = alike & (d <= fp.link_distance * rmax)
+    ii, jj = i[link], j[link]
     clear = _paths_clear(bgr, pips, ii, jj, fp)
     ii, jj = ii[clear], jj[clear]
     # The two pips of a 2 are the farthest apart of any face and, blurred, measure small:
@@ -130,8 +134,8 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
     # in an oblique view a top pip and a side pip of one die can look like a 2.
     alone = elong <= ROUND_PIP
     alone[ii] = alone[jj] = False
-    far = alike & (d <= fp.two_link_distance * rmax) & alone[:, None] & alone[None, :]
-    fi, fj = np.nonzero(np.triu(far, 1))
+    far = alike & (d <= fp.two_link_distance * rmax) & alone[i] & alone[j]
+    fi, fj = i[far], j[far]
     clear = _paths_clear(bgr, pips, fi, fj, fp)
     ii, jj = np.concatenate([ii, fi[clear]]), np.concatenate([jj, fj[clear]])
     pairs = list(zip(ii.tolist(), jj.tolist(), strict=True))
