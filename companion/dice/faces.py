@@ -47,7 +47,7 @@ def middle(values: np.ndarray) -> np.ndarray:
     return (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
 
 
-def _union_find_groups(n: int, pairs: list[tuple[int, int]], keep: list[bool]) -> list:
+def _union_find_groups(n: int, pairs: list[tuple[int, int]], keep: list[bool]) -> list[np.ndarray]:
     """The groups of 0..n-1 that `pairs` link, each in order and listed by its first
     member, whose members are all to `keep`."""
     parent = list(range(n))
@@ -497,9 +497,8 @@ def _squashes(dist: np.ndarray, good: np.ndarray) -> list[float]:
     for count in np.unique(counts).tolist():
         rows = np.flatnonzero(counts == count)
         at = good[rows]
-        outline = dist[rows][at].reshape(-1, count, 1) * _SIXTEEN[np.nonzero(at)[1]].reshape(
-            -1, count, 2
-        )
+        dirs = _SIXTEEN[np.nonzero(at)[1]].reshape(-1, count, 2)
+        outline = dist[rows][at].reshape(-1, count, 1) * dirs
         outline -= outline.mean(axis=1, keepdims=True)
         low, high = np.linalg.eigvalsh(outline.transpose(0, 2, 1) @ outline).T
         squash[rows] = np.sqrt(np.maximum(low, 0.0) / high)
@@ -574,14 +573,19 @@ class _Ones(_Block):
         self._finish(dist, _SIXTEEN, good, missing)
 
 
-# _EMPTY of each face value as one table, padded to the most (n, point, xy), with which
-# points are real, and which are real and not the face's middle.
-_EMPTY_AT = np.zeros((7, max(len(e) for n, e in _EMPTY.items() if n > 1), 2))
-_EMPTY_REAL = np.zeros(_EMPTY_AT.shape[:2], bool)
-for _n, _e in _EMPTY.items():
-    if _n > 1:
-        _EMPTY_AT[_n, : len(_e)], _EMPTY_REAL[_n, : len(_e)] = _e, True
-_EMPTY_OFF_MIDDLE = _EMPTY_REAL & _EMPTY_AT.any(axis=2)
+def _empty_table() -> tuple[np.ndarray, np.ndarray]:
+    """_EMPTY of the faces of two pips or more as one table, a row per face value padded
+    to the longest (value, point, xy), and which of its points are real."""
+    at = np.zeros((7, max(len(e) for n, e in _EMPTY.items() if n > 1), 2))
+    real = np.zeros(at.shape[:2], bool)
+    for n, empty in _EMPTY.items():
+        if n > 1:
+            at[n, : len(empty)], real[n, : len(empty)] = empty, True
+    return at, real
+
+
+_EMPTY_AT, _EMPTY_REAL = _empty_table()
+_EMPTY_OFF_MIDDLE = _EMPTY_REAL & _EMPTY_AT.any(axis=2)  # real, and not the face's middle
 _CORE = np.vstack([[0.0, 0.0], _AXES])  # a pip's middle and around it, in pip radii
 
 
