@@ -146,10 +146,13 @@ _AFFINE_SRC = {n: np.hstack([t, np.ones((len(t), 1))]) for n, t in TEMPLATES.ite
 _AFFINE_SOLVE = {n: np.linalg.pinv(src) for n, src in _AFFINE_SRC.items()}
 
 
-# Each pattern's template as two columns, and its pips' numbers, as fit() uses them.
-_TEMPLATE_XY = {n: (t[:, 0].copy(), t[:, 1].copy(), np.arange(n)) for n, t in TEMPLATES.items()}
+# Each pattern's template as two columns, and where the cost of (quarter turn k, template
+# pip i, found pip 0) sits in fit()'s flattened (4, n, n) costs.
+_TEMPLATE_XY = {
+    n: (t[:, 0].copy(), t[:, 1].copy(), (np.arange(4)[:, None] * n + np.arange(n)) * n)
+    for n, t in TEMPLATES.items()
+}
 _QUARTERS = np.arange(4) * (math.pi / 2)
-_FOUR = np.arange(4)[:, None]
 
 
 def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | None:
@@ -159,10 +162,11 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     n = len(points)
     if n not in TEMPLATES or n < 2:
         return None
-    tx, ty, pip = _TEMPLATE_XY[n]
+    tx, ty, first = _TEMPLATE_XY[n]
     centre = points.sum(axis=0) / n  # np.mean's value, without its overhead
     rel = points - centre
-    from_centre = np.hypot(rel[:, 0], rel[:, 1])
+    rx, ry = rel[:, 0], rel[:, 1]
+    from_centre = np.hypot(rx, ry)
     far = int(np.argmax(from_centre))
     spacing = float(from_centre[far]) / math.sqrt(2)
     if spacing < 1e-6:
@@ -170,13 +174,13 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     far_x, far_y = rel[far].tolist()
     # The four ways the pattern can sit (quarter turns), all at once: (4, n, 2) predictions.
     angles = (math.atan2(far_y, far_x) - math.pi / 4) + _QUARTERS
-    cos, sin = np.cos(angles) * spacing, np.sin(angles) * spacing
-    px = tx * cos[:, None] - ty * sin[:, None]
-    py = tx * sin[:, None] + ty * cos[:, None]
-    costs = np.hypot(px[:, :, None] - rel[:, 0], py[:, :, None] - rel[:, 1])  # (4, n, n)
-    ranked = np.argsort(costs.reshape(4, -1), axis=1).tolist()
+    cos, sin = (np.cos(angles) * spacing)[:, None], (np.sin(angles) * spacing)[:, None]
+    px = tx * cos - ty * sin
+    py = tx * sin + ty * cos
+    costs = np.hypot(px[:, :, None] - rx, py[:, :, None] - ry).reshape(4, -1)  # (4, n * n)
+    ranked = np.argsort(costs, axis=1).tolist()
     orders = np.array([_assign(ranked[k], n) for k in range(4)])
-    worst = costs[_FOUR, pip, orders].max(axis=1) / spacing
+    worst = np.take(costs, first + orders).max(axis=1) / spacing
     k = int(np.argmin(worst))  # the first of equals, as a strict comparison keeps it
     residual, angle, order = float(worst[k]), float(angles[k]), orders[k]
     squash = 1.0
