@@ -42,8 +42,10 @@ class Face:
 
 def middle(values: np.ndarray) -> np.ndarray:
     """Median along the first axis; np.median is slow on the handful of values a face has."""
-    ordered = np.sort(values, axis=0)
     n = len(values)
+    if n <= 2:
+        return (values[0] + values[n - 1]) / 2  # one or two values need no sorting
+    ordered = np.sort(values, axis=0)
     return (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
 
 
