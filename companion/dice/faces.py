@@ -203,14 +203,19 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     return residual, spacing, angle, squash, centre
 
 
+# (template, detected) of each flat index into an n x n cost matrix, looked up, not divided
+_CELLS = {n: [divmod(flat, n) for flat in range(n * n)] for n in TEMPLATES}
+
+
 def _assign(ranked: list[int], n: int) -> list[int]:
     """Template point -> detected point, greedily by increasing distance (n <= 6). `ranked`
     is the flat (template * n + detected) cost matrix's indices, cheapest first."""
     order = [-1] * n
     used = [False] * n
     left = n
+    cells = _CELLS[n]
     for flat in ranked:
-        i, j = divmod(flat, n)
+        i, j = cells[flat]
         if order[i] < 0 and not used[j]:
             order[i] = j
             used[j] = True
