@@ -486,7 +486,7 @@ class _Block:
         boxes = np.hstack([pts.min(axis=1).astype(int), np.ceil(pts.max(axis=1)).astype(int)])
         for face, score, box, contrast, miss in zip(
             self.faces,
-            good.mean(axis=1).tolist(),
+            (good.sum(axis=1) / good.shape[1]).tolist(),  # np.mean's value, quicker
             boxes.tolist(),
             self.contrast.tolist(),
             missing.tolist(),
@@ -510,7 +510,7 @@ def _squashes(dist: np.ndarray, good: np.ndarray) -> list[float]:
         at = good[rows]
         dirs = _SIXTEEN[np.nonzero(at)[1]].reshape(-1, count, 2)
         outline = dist[rows][at].reshape(-1, count, 1) * dirs
-        outline -= outline.mean(axis=1, keepdims=True)
+        outline -= outline.sum(axis=1, keepdims=True) / count  # np.mean's value, quicker
         low, high = np.linalg.eigvalsh(outline.transpose(0, 2, 1) @ outline).T
         squash[rows] = np.sqrt(np.maximum(low, 0.0) / high)
     return squash.tolist()
