@@ -148,10 +148,14 @@ _AFFINE_SRC = {n: np.hstack([t, np.ones((len(t), 1))]) for n, t in TEMPLATES.ite
 _AFFINE_SOLVE = {n: np.linalg.pinv(src) for n, src in _AFFINE_SRC.items()}
 
 
-# Each pattern's template as two columns, and where the cost of (quarter turn k, template
-# pip i, found pip 0) sits in fit()'s flattened (4, n, n) costs.
+# Each pattern's template as two (1, n, 1) columns, and where the cost of (quarter turn k,
+# template pip i, found pip 0) sits in fit()'s flattened (4, n, n) costs.
 _TEMPLATE_XY = {
-    n: (t[:, 0].copy(), t[:, 1].copy(), (np.arange(4)[:, None] * n + np.arange(n)) * n)
+    n: (
+        t[:, 0].reshape(1, -1, 1).copy(),
+        t[:, 1].reshape(1, -1, 1).copy(),
+        (np.arange(4)[:, None] * n + np.arange(n)) * n,
+    )
     for n, t in TEMPLATES.items()
 }
 _QUARTERS = np.arange(4) * (math.pi / 2)
@@ -169,21 +173,22 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     rel = points - centre
     rx, ry = rel[:, 0], rel[:, 1]
     from_centre = np.hypot(rx, ry)
-    far = int(np.argmax(from_centre))
+    far = int(from_centre.argmax())
     spacing = float(from_centre[far]) / math.sqrt(2)
     if spacing < 1e-6:
         return None
     far_x, far_y = rel[far].tolist()
     # The four ways the pattern can sit (quarter turns), all at once: (4, n, 2) predictions.
     angles = (math.atan2(far_y, far_x) - math.pi / 4) + _QUARTERS
-    cos, sin = (np.cos(angles) * spacing)[:, None], (np.sin(angles) * spacing)[:, None]
-    px = tx * cos - ty * sin
+    cos = (np.cos(angles) * spacing)[:, None, None]
+    sin = (np.sin(angles) * spacing)[:, None, None]
+    px = tx * cos - ty * sin  # (4, n, 1)
     py = tx * sin + ty * cos
-    costs = np.hypot(px[:, :, None] - rx, py[:, :, None] - ry).reshape(4, -1)  # (4, n * n)
-    ranked = np.argsort(costs, axis=1).tolist()
+    costs = np.hypot(px - rx, py - ry).reshape(4, -1)  # (4, n * n)
+    ranked = costs.argsort(axis=1).tolist()
     orders = np.array([_assign(ranked[k], n) for k in range(4)])
-    worst = np.take(costs, first + orders).max(axis=1) / spacing
-    k = int(np.argmin(worst))  # the first of equals, as a strict comparison keeps it
+    worst = costs.take(first + orders).max(axis=1) / spacing
+    k = int(worst.argmin())  # the first of equals, as a strict comparison keeps it
     residual, angle, order = float(worst[k]), float(angles[k]), orders[k]
     squash = 1.0
     if n >= 4:
