@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import accumulate, pairwise
 
 import numpy as np
 
@@ -276,15 +276,15 @@ def _at(bgr: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     its checks."""
     if not bgr.flags.c_contiguous:
         return bgr[y, x]
-    return np.take(bgr.reshape(-1, 3), y * bgr.shape[1] + x, axis=0)
+    return bgr.reshape(-1, 3).take(y * bgr.shape[1] + x, axis=0)
 
 
 def _away(bgr, centre, dirs, grid, face_bgr, limit) -> np.ndarray:
     """Which points `grid` (rays, steps) along the rays are off the frame or farther from
     the face's colour than `limit` (squared distance)."""
     h, w = bgr.shape[:2]
-    px = np.round(centre[:, :1] + grid * dirs[:, :1]).astype(int)
-    py = np.round(centre[:, 1:] + grid * dirs[:, 1:]).astype(int)
+    px = (centre[:, :1] + grid * dirs[:, :1]).round().astype(int)
+    py = (centre[:, 1:] + grid * dirs[:, 1:]).round().astype(int)
     cx, cy = _within(px, 0, w - 1), _within(py, 0, h - 1)
     diff = _at(bgr, cx, cy).astype(np.float32) - face_bgr[:, None, :]
     return (np.einsum("...c,...c->...", diff, diff) > limit[:, None]) | (px != cx) | (py != cy)
@@ -306,13 +306,15 @@ class _Rays:
         faces = np.empty((m, 8))
         faces[:, :2], faces[:, 2], faces[:, 3] = centre, start, stop
         faces[:, 4:7], faces[:, 7] = face_bgr, threshold
-        self._rays.append(np.repeat(faces, k, axis=0))
-        self._dirs.append(np.tile(dirs, (m, 1)) if dirs.ndim == 2 else dirs.reshape(-1, 2))
+        self._rays.append(faces.repeat(k, axis=0))
+        # Directions shared (k, 2) are every face's; (m, k, 2) are each face's own.
+        each = dirs if dirs.ndim == 3 else dirs[None].repeat(m, axis=0)
+        self._dirs.append(each.reshape(-1, 2))
         return len(self._rays) - 1, k
 
     def run(self, bgr) -> None:
         self._dist = _rays(bgr, np.concatenate(self._rays), np.concatenate(self._dirs))
-        self._ends = np.cumsum([len(r) for r in self._rays]).tolist()
+        self._ends = list(accumulate(len(r) for r in self._rays))
 
     def result(self, handle: tuple[int, int]) -> np.ndarray:
         block, k = handle
@@ -340,7 +342,7 @@ class _Probes:
             faces[:, 3] = np.minimum(0.25 * contrast, 30.0)
         todo = self._todo[kind]
         per_face = points.size // (2 * len(points))
-        todo.append((points.reshape(-1, 2), np.repeat(faces, per_face, axis=0)))
+        todo.append((points.reshape(-1, 2), faces.repeat(per_face, axis=0)))
         return kind, len(todo) - 1, points.shape[:-1]
 
     def run(self, bgr) -> None:
@@ -361,8 +363,8 @@ class _Probes:
         h, w = bgr.shape[:2]
         points = np.concatenate([pts for pts, _ in todo])
         faces = np.concatenate([f for _, f in todo]).astype(np.float32)
-        px = _within(np.round(points[:, 0]).astype(int), 0, w - 1)
-        py = _within(np.round(points[:, 1]).astype(int), 0, h - 1)
+        px = _within(points[:, 0].round().astype(int), 0, w - 1)
+        py = _within(points[:, 1].round().astype(int), 0, h - 1)
         colour = _at(bgr, px, py).astype(np.float32)
         from_face = np.linalg.norm(colour - faces[:, :3], axis=-1)
         if pip:
@@ -370,7 +372,7 @@ class _Probes:
             answer = (from_face > faces[:, 6]) & (from_pip < from_face)
         else:
             answer = from_face < faces[:, 3]
-        ends = np.cumsum([len(pts) for pts, _ in todo]).tolist()
+        ends = list(accumulate(len(pts) for pts, _ in todo))
         return [answer[e - len(pts) : e] for (pts, _), e in zip(todo, ends, strict=True)]
 
 
@@ -423,7 +425,8 @@ def _middle_of(around: np.ndarray) -> int:
 
 def _kept_middles(values: np.ndarray, keep: np.ndarray, default: np.ndarray) -> np.ndarray:
     """`middle(row[kept])` of each row of (m, k) finite values, `default` where none is kept."""
-    ordered = np.sort(np.where(keep, values, np.inf), axis=1)  # the kept ones first
+    ordered = np.where(keep, values, np.inf)
+    ordered.sort(axis=1)  # the kept ones first
     n = keep.sum(axis=1)
     rows = np.arange(len(values))
     mid = (ordered[rows, np.maximum(n - 1, 0) // 2] + ordered[rows, n // 2]) / 2
@@ -433,9 +436,10 @@ def _kept_middles(values: np.ndarray, keep: np.ndarray, default: np.ndarray) -> 
 def _middles_of(around: np.ndarray) -> np.ndarray:
     """`_middle_of` each row of (m, k) points. Only two or four runs of pip-like points (round
     the circle) can make a 3 or a 5, so only those rows are looked at closely."""
-    runs = (around & ~np.roll(around, 1, axis=1)).sum(axis=1)
+    before = np.arange(around.shape[1]) - 1  # each point's neighbour round the circle
+    runs = (around & ~around[:, before]).sum(axis=1)
     seen = np.zeros(len(around), int)
-    for k in np.flatnonzero((runs == 2) | (runs == 4)).tolist():
+    for k in ((runs == 2) | (runs == 4)).nonzero()[0].tolist():
         seen[k] = _middle_of(around[k])
     return seen
 
@@ -458,7 +462,8 @@ class _PipRows:
         """`middle(values[face.pips])` of each face (its pips first, the padding after)."""
         if self.valid.shape[1] == 1:
             return values[self.idx[:, 0]]  # the middle of one value is that value
-        ordered = np.sort(self._rows(values, np.inf), axis=1)
+        ordered = self._rows(values, np.inf)
+        ordered.sort(axis=1)
         rows, n = np.arange(len(ordered)), self.counts
         return (ordered[rows, (n - 1) // 2] + ordered[rows, n // 2]) / 2
 
@@ -488,7 +493,8 @@ class _Block:
         fallback = _kept_middles(dist, good, 3.0 * r_max)
         reach = np.where(np.isfinite(dist), dist, fallback[:, None])
         pts = self.centre[:, None, :] + reach[..., None] * dirs
-        boxes = np.hstack([pts.min(axis=1).astype(int), np.ceil(pts.max(axis=1)).astype(int)])
+        low, high = pts.min(axis=1).astype(int), np.ceil(pts.max(axis=1)).astype(int)
+        boxes = np.concatenate([low, high], axis=1)
         for face, score, box, contrast, miss in zip(
             self.faces,
             (good.sum(axis=1) / good.shape[1]).tolist(),  # np.mean's value, quicker
@@ -510,10 +516,10 @@ def _squashes(dist: np.ndarray, good: np.ndarray) -> list[float]:
     distances along _SIXTEEN draw. Rows with as many good rays are worked out together."""
     squash = np.empty(len(dist))
     counts = good.sum(axis=1)
-    for count in np.unique(counts).tolist():
-        rows = np.flatnonzero(counts == count)
+    for count in sorted(set(counts.tolist())):
+        rows = (counts == count).nonzero()[0]
         at = good[rows]
-        dirs = _SIXTEEN[np.nonzero(at)[1]].reshape(-1, count, 2)
+        dirs = _SIXTEEN[at.nonzero()[1]].reshape(-1, count, 2)
         outline = dist[rows][at].reshape(-1, count, 1) * dirs
         outline -= outline.sum(axis=1, keepdims=True) / count  # np.mean's value, quicker
         low, high = np.linalg.eigvalsh(outline.transpose(0, 2, 1) @ outline).T
@@ -564,7 +570,8 @@ class _Ones(_Block):
         good = (dist >= lo * self.r[:, None]) & finite
         # Rays that meet edges at wildly different distances did not find one die's
         # edge; one short ray (a shading step on the face) is not enough to say so.
-        ordered = np.sort(dist, axis=1)  # the finite ones first
+        ordered = dist.copy()
+        ordered.sort(axis=1)  # the finite ones first
         n = finite.sum(axis=1)
         second_last = ordered[np.arange(len(dist)), np.maximum(n - 2, 0)]
         good &= ~((n >= 12) & (second_last > 3.0 * ordered[:, 1]))[:, None]
@@ -582,7 +589,7 @@ class _Ones(_Block):
         # How square a 1's die looks, from its outline rather than from its pip, which a
         # glint can make look long. (Not for a pip with a lopsided face around it: a pip on
         # a side face has the whole die around it.)
-        outlined = np.flatnonzero((good.sum(axis=1) >= 12) & ~lopsided)
+        outlined = ((good.sum(axis=1) >= 12) & ~lopsided).nonzero()[0]
         squashes = _squashes(dist[outlined], good[outlined])
         for k, squash in zip(outlined.tolist(), squashes, strict=True):
             self.faces[k].squash = squash
@@ -615,7 +622,9 @@ class _Patterns(_Block):
         # and sin, which numpy's may differ from in the last bit.
         cos = np.array([math.cos(face.angle) for face in self.faces])
         sin = np.array([math.sin(face.angle) for face in self.faces])
-        self.turn = np.stack([np.stack([cos, sin], axis=1), np.stack([-sin, cos], axis=1)], 1)
+        self.turn = np.empty((len(s), 2, 2))
+        self.turn[:, 0, 0], self.turn[:, 0, 1] = cos, sin
+        self.turn[:, 1, 0], self.turn[:, 1, 1] = -sin, cos
         self.spacing, self.half = s, _HALF_FACE * s
         self.dirs = np.concatenate([_AXES @ self.turn, _DIAG @ self.turn], axis=1)  # (m, 8, 2)
         half = self.half
@@ -629,7 +638,7 @@ class _Patterns(_Block):
         colours = (self.face_bgr, self.contrast, pip_bgr)
         to_image = self.turn * self.spacing[:, None, None]  # pip spacings -> pixels
         self.asked = {"empty": probes.add("pip", centre + _EMPTY_AT[n] @ to_image, *colours)}
-        self.twos = np.flatnonzero(n == 2)
+        self.twos = (n == 2).nonzero()[0]
         if len(self.twos):
             # Two pips of a 3 (centre and corner) or two side by side of a 4, 5 or 6 also
             # fit a smaller 2: a pip beyond them, with face between, means more than two.
@@ -637,7 +646,7 @@ class _Patterns(_Block):
             beyond, between = c + _BEYOND_TWO[:, 0] @ at, c + _BEYOND_TWO[:, 1] @ at
             self.asked["beyond"] = probes.add("pip", beyond, *mine)
             self.asked["between"] = probes.add("face", between, *mine[:2])
-        self.evens = np.flatnonzero((n == 2) | (n == 4))
+        self.evens = ((n == 2) | (n == 4)).nonzero()[0]
         if len(self.evens):
             # A 3 or 5 whose middle pip was not found (on a small die its ring crosses
             # its neighbours): pip colour all over the middle, none towards the edges'
