@@ -55,9 +55,7 @@ def _norms(rows: np.ndarray) -> np.ndarray:
     return np.sqrt((rows * rows).sum(axis=1))
 
 
-def _union_find_groups(n: int, pairs: list[tuple[int, int]], keep: list[bool]) -> list[np.ndarray]:
-    """The groups of 0..n-1 that `pairs` link, each in order and listed by its first
-    member, whose members are all to `keep`."""
+def _union_find_groups(n: int, pairs: list[tuple[int, int]]) -> list[np.ndarray]:
     parent = list(range(n))
 
     def root(i: int) -> int:
@@ -73,7 +71,7 @@ def _union_find_groups(n: int, pairs: list[tuple[int, int]], keep: list[bool]) -
     groups: dict[int, list[int]] = {}
     for i in range(n):
         groups.setdefault(root(i), []).append(i)
-    return [np.array(g) for g in groups.values() if all(keep[i] for i in g)]
+    return [np.array(g) for g in groups.values()]
 
 
 def _paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams) -> np.ndarray:
@@ -84,25 +82,25 @@ def _paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams
     t0 = (1.8 * pips.r[ii] + 2) / d
     t1 = 1 - (1.8 * pips.r[jj] + 2) / d
     clear = np.ones(len(ii), bool)
-    todo = (t1 > t0).nonzero()[0]
+    todo = np.flatnonzero(t1 > t0)
     if not len(todo):
         return clear
     t0, t1, d = t0[todo], t1[todo], d[todo]
     counts = np.maximum(2, ((t1 - t0) * d / 1.5).astype(int))
-    pair = np.arange(len(todo)).repeat(counts)
+    pair = np.repeat(np.arange(len(todo)), counts)
     # k-th of m samples at t0 + k (t1 - t0) / (m - 1), as np.linspace places them
-    k = np.arange(len(pair)) - (counts.cumsum() - counts).repeat(counts)
+    k = np.arange(len(pair)) - np.repeat(np.cumsum(counts) - counts, counts)
     ts = t0[pair] + k * ((t1 - t0) / (counts - 1))[pair]
     src, dst = a[todo][pair], b[todo][pair]
     pts = src + ts[:, None] * (dst - src)
-    px = pts[:, 0].round().astype(int)
-    py = pts[:, 1].round().astype(int)
+    px = np.round(pts[:, 0]).astype(int)
+    py = np.round(pts[:, 1]).astype(int)
     i, j = ii[todo], jj[todo]
     face = (pips.face_bgr[i] + pips.face_bgr[j]) / 2
     limit = np.minimum(
         fp.colour_tolerance, fp.path_tolerance * np.minimum(pips.contrast[i], pips.contrast[j])
     )
-    colour = _norms(pixels(bgr, px, py).astype(np.float32) - face[pair])
+    colour = np.linalg.norm(pixels(bgr, px, py).astype(np.float32) - face[pair], axis=1)
     worst = np.zeros(len(todo), np.float32)
     np.maximum.at(worst, pair, colour)
     clear[todo] = worst <= limit
@@ -116,25 +114,21 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
     xy, r = pips.xy, pips.r
     d = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
     rmax = np.maximum(r[:, None], r[None, :])
-    # Only pips near enough to link can be alike enough to: each such pair once, row by row.
-    reach = max(fp.link_distance, fp.two_link_distance)
-    i, j = np.nonzero(np.triu(d <= reach * rmax, 1))
-    d, rmax, rmin = d[i, j], rmax[i, j], np.minimum(r[i], r[j])
-    colour = _norms(pips.face_bgr[i] - pips.face_bgr[j])
-    pip_colour = _norms(pips.pip_bgr[i] - pips.pip_bgr[j])
+    rmin = np.minimum(r[:, None], r[None, :])
+    colour = np.linalg.norm(pips.face_bgr[:, None, :] - pips.face_bgr[None, :, :], axis=2)
+    pip_colour = np.linalg.norm(pips.pip_bgr[:, None, :] - pips.pip_bgr[None, :, :], axis=2)
     elong = pips.elongation
     flat = elong <= fp.max_pip_elongation  # longer pips lie on side faces seen edge-on
     alike = (
-        flat[i]
-        & flat[j]
-        & (np.maximum(elong[i], elong[j]) <= 1.4 * np.minimum(elong[i], elong[j]))
+        flat[:, None]
+        & flat[None, :]
+        & (np.maximum.outer(elong, elong) <= 1.4 * np.minimum.outer(elong, elong))
         & (rmax <= fp.radius_ratio * rmin)
         & (colour <= fp.colour_tolerance)
-        & (pips.polarity[i] == pips.polarity[j])
+        & (pips.polarity[:, None] == pips.polarity[None, :])
         & (pip_colour <= 2 * fp.colour_tolerance)
     )
-    link = alike & (d <= fp.link_distance * rmax)
-    ii, jj = i[link], j[link]
+    ii, jj = np.nonzero(np.triu(alike & (d <= fp.link_distance * rmax), 1))
     clear = _paths_clear(bgr, pips, ii, jj, fp)
     ii, jj = ii[clear], jj[clear]
     # The two pips of a 2 are the farthest apart of any face and, blurred, measure small:
@@ -142,12 +136,12 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
     # in an oblique view a top pip and a side pip of one die can look like a 2.
     alone = elong <= ROUND_PIP
     alone[ii] = alone[jj] = False
-    far = alike & (d <= fp.two_link_distance * rmax) & alone[i] & alone[j]
-    fi, fj = i[far], j[far]
+    far = alike & (d <= fp.two_link_distance * rmax) & alone[:, None] & alone[None, :]
+    fi, fj = np.nonzero(np.triu(far, 1))
     clear = _paths_clear(bgr, pips, fi, fj, fp)
     ii, jj = np.concatenate([ii, fi[clear]]), np.concatenate([jj, fj[clear]])
     pairs = list(zip(ii.tolist(), jj.tolist(), strict=True))
-    return _union_find_groups(n, pairs, flat.tolist())
+    return [g for g in _union_find_groups(n, pairs) if flat[g].all()]
 
 
 _AFFINE_SRC = {n: np.hstack([t, np.ones((len(t), 1))]) for n, t in TEMPLATES.items()}
