@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import accumulate, pairwise
 
 import numpy as np
 
@@ -42,9 +43,17 @@ class Face:
 
 def middle(values: np.ndarray) -> np.ndarray:
     """Median along the first axis; np.median is slow on the handful of values a face has."""
-    ordered = np.sort(values, axis=0)
     n = len(values)
+    if n <= 2:
+        return (values[0] + values[n - 1]) / 2  # one or two values need no sorting
+    ordered = np.sort(values, axis=0)
     return (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
+
+
+def _norms(rows: np.ndarray) -> np.ndarray:
+    """np.linalg.norm(rows, axis=1) of (n, 3) rows, worked out as it does, without its
+    overhead."""
+    return np.sqrt((rows * rows).sum(axis=1))
 
 
 def _union_find_groups(n: int, pairs: list[tuple[int, int]]) -> list[np.ndarray]:
@@ -183,12 +192,21 @@ def merged_groups(pips: Pips, groups: list[np.ndarray], fp: FaceParams) -> list[
     return [g for g in joined if len(set(label[g].tolist())) >= 2 and not pips.weak[g].all()]
 
 
-def _rot(a: float) -> np.ndarray:
-    return np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-
-
 _AFFINE_SRC = {n: np.hstack([t, np.ones((len(t), 1))]) for n, t in TEMPLATES.items()}
 _AFFINE_SOLVE = {n: np.linalg.pinv(src) for n, src in _AFFINE_SRC.items()}
+
+
+# Each pattern's template as two (1, n, 1) columns, and where the cost of (quarter turn k,
+# template pip i, found pip 0) sits in fit()'s flattened (4, n, n) costs.
+_TEMPLATE_XY = {
+    n: (
+        t[:, 0].reshape(1, -1, 1).copy(),
+        t[:, 1].reshape(1, -1, 1).copy(),
+        (np.arange(4)[:, None] * n + np.arange(n)) * n,
+    )
+    for n, t in TEMPLATES.items()
+}
+_QUARTERS = np.arange(4) * (math.pi / 2)
 
 
 def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | None:
@@ -198,30 +216,33 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     n = len(points)
     if n not in TEMPLATES or n < 2:
         return None
-    tpl = TEMPLATES[n]
+    tx, ty, first = _TEMPLATE_XY[n]
     centre = points.sum(axis=0) / n  # np.mean's value, without its overhead
     rel = points - centre
-    far = int(np.argmax(np.hypot(rel[:, 0], rel[:, 1])))
-    spacing = float(np.hypot(*rel[far])) / math.sqrt(2)
+    rx, ry = rel[:, 0], rel[:, 1]
+    from_centre = np.hypot(rx, ry)
+    far = int(from_centre.argmax())
+    spacing = float(from_centre[far]) / math.sqrt(2)
     if spacing < 1e-6:
         return None
-    base = math.atan2(rel[far, 1], rel[far, 0]) - math.pi / 4
+    far_x, far_y = rel[far].tolist()
     # The four ways the pattern can sit (quarter turns), all at once: (4, n, 2) predictions.
-    angles = base + np.arange(4) * (math.pi / 2)
-    cos, sin = np.cos(angles) * spacing, np.sin(angles) * spacing
-    px = tpl[:, 0] * cos[:, None] - tpl[:, 1] * sin[:, None]
-    py = tpl[:, 0] * sin[:, None] + tpl[:, 1] * cos[:, None]
-    costs = np.hypot(px[:, :, None] - rel[:, 0], py[:, :, None] - rel[:, 1])  # (4, n, n)
-    ranked = np.argsort(costs.reshape(4, -1), axis=1).tolist()
+    angles = (math.atan2(far_y, far_x) - math.pi / 4) + _QUARTERS
+    cos = (np.cos(angles) * spacing)[:, None, None]
+    sin = (np.sin(angles) * spacing)[:, None, None]
+    px = tx * cos - ty * sin  # (4, n, 1)
+    py = tx * sin + ty * cos
+    costs = np.hypot(px - rx, py - ry).reshape(4, -1)  # (4, n * n)
+    ranked = costs.argsort(axis=1).tolist()
     orders = np.array([_assign(ranked[k], n) for k in range(4)])
-    worst = costs[np.arange(4)[:, None], np.arange(n), orders].max(axis=1) / spacing
-    k = int(np.argmin(worst))  # the first of equals, as a strict comparison keeps it
+    worst = costs.take(first + orders).max(axis=1) / spacing
+    k = int(worst.argmin())  # the first of equals, as a strict comparison keeps it
     residual, angle, order = float(worst[k]), float(angles[k]), orders[k]
     squash = 1.0
     if n >= 4:
         matched = points[order]
         sol = _AFFINE_SOLVE[n] @ matched  # least-squares affine map, template -> image
-        a, b, c, d = sol[0, 0], sol[1, 0], sol[0, 1], sol[1, 1]
+        (a, c), (b, d) = sol[:2].tolist()
         # singular values of the 2x2 linear part, in closed form
         fro = a * a + b * b + c * c + d * d
         det = abs(a * d - b * c)
@@ -235,14 +256,19 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     return residual, spacing, angle, squash, centre
 
 
+# (template, detected) of each flat index into an n x n cost matrix, looked up, not divided
+_CELLS = {n: [divmod(flat, n) for flat in range(n * n)] for n in TEMPLATES}
+
+
 def _assign(ranked: list[int], n: int) -> list[int]:
     """Template point -> detected point, greedily by increasing distance (n <= 6). `ranked`
     is the flat (template * n + detected) cost matrix's indices, cheapest first."""
     order = [-1] * n
     used = [False] * n
     left = n
+    cells = _CELLS[n]
     for flat in ranked:
-        i, j = divmod(flat, n)
+        i, j = cells[flat]
         if order[i] < 0 and not used[j]:
             order[i] = j
             used[j] = True
@@ -252,56 +278,124 @@ def _assign(ranked: list[int], n: int) -> list[int]:
     return order
 
 
-def _rays(bgr, sets: list[tuple]) -> list[np.ndarray]:
-    """For each set of rays (centre, face colour, directions, start, stop, threshold): the
-    distance along each ray where the colour first leaves the face colour (inf if never).
-    Every ray of every set is sampled at once, at whole steps from `start` up to `stop`."""
+# Most rays meet the die's edge within their first few steps: each ray is sampled a stretch
+# at a time, up to these steps and then to its end, and the rays that have met it stop.
+_RAY_STRETCHES = (4,)
+
+
+def _rays(bgr, rays: np.ndarray, dirs: np.ndarray) -> np.ndarray:
+    """For each ray, from its centre along `dirs` and sampled at whole steps from its start
+    up to its stop (as np.arange places them): the distance where the colour first differs
+    from its face's colour by more than its threshold (inf if never). `rays` has a row per
+    ray: centre x, y, start, stop, face colour B, G, R (float32 values) and threshold."""
+    start, stop = rays[:, 2], rays[:, 3]
+    # np.arange(start, stop, 1.0) of every ray: np.arange takes its step from its first two
+    # values and places the k-th value at start + k * step.
+    counts = np.maximum(np.ceil(stop - start), 0.0)
+    second = start + 1.0
+    # The threshold is squared in float64, then compared in float32.
+    limit = (rays[:, 7] * rays[:, 7]).astype(np.float32)
+    # What the steps need of each ray, taken together for the rays still going.
+    each = np.empty((len(rays), 8))
+    each[:, :2], each[:, 2:4], each[:, 4], each[:, 5] = rays[:, :2], dirs, start, second - start
+    each[:, 6], each[:, 7] = second, counts
+    colour = rays[:, 4:7].astype(np.float32)
+    dist = np.full(len(rays), np.inf)
+    todo = np.arange(len(rays))
+    longest = int(counts.max(initial=0.0))
+    for lo, hi in pairwise([0, *(b for b in _RAY_STRETCHES if b < longest), longest]):
+        k = np.arange(lo, hi)
+        going = each[todo]
+        grid = going[:, 4:5] + k * going[:, 5:6]
+        if lo <= 1 < hi:
+            grid[:, 1 - lo] = going[:, 6]
+        away = _away(bgr, going[:, :2], going[:, 2:4], grid, colour[todo], limit[todo])
+        away &= k < going[:, 7:8]
+        met = away.any(axis=1)
+        dist[todo[met]] = grid[met, away[met].argmax(axis=1)]
+        todo = todo[~met]
+        if not len(todo):
+            break
+    return dist
+
+
+def _at(bgr: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """bgr[y, x] for places already within the frame, as `pixels` takes them but without
+    its checks."""
+    if not bgr.flags.c_contiguous:
+        return bgr[y, x]
+    return bgr.reshape(-1, 3).take(y * bgr.shape[1] + x, axis=0)
+
+
+def _away(bgr, centre, dirs, grid, face_bgr, limit) -> np.ndarray:
+    """Which points `grid` (rays, steps) along the rays are off the frame or farther from
+    the face's colour than `limit` (squared distance)."""
     h, w = bgr.shape[:2]
-    steps = [np.arange(start, stop, 1.0) for _, _, _, start, stop, _ in sets]
-    counts = [len(rays) for _, _, rays, _, _, _ in sets]
-    of_set = np.repeat(np.arange(len(sets)), counts)
-    grid = np.zeros((len(sets), max(len(st) for st in steps)))
-    valid = np.zeros(grid.shape, bool)
-    for k, st in enumerate(steps):
-        grid[k, : len(st)] = st
-        valid[k, : len(st)] = True
-    grid, valid = grid[of_set], valid[of_set]  # (rays, longest ray)
-    dirs = np.vstack([rays for _, _, rays, _, _, _ in sets])
-    centre = np.array([c for c, *_ in sets])[of_set]
-    px = np.round(centre[:, :1] + grid * dirs[:, :1]).astype(int)
-    py = np.round(centre[:, 1:] + grid * dirs[:, 1:]).astype(int)
+    px = (centre[:, :1] + grid * dirs[:, :1]).round().astype(int)
+    py = (centre[:, 1:] + grid * dirs[:, 1:]).round().astype(int)
     cx, cy = _within(px, 0, w - 1), _within(py, 0, h - 1)
-    face_bgr = np.array([f for _, f, *_ in sets], np.float32)[of_set]
-    # The threshold is squared as a Python float, then compared in float32 (as numpy does
-    # with a float32 array and a Python float).
-    limit = np.array([t * t for *_, t in sets], np.float32)[of_set]
-    diff = pixels(bgr, cx, cy).astype(np.float32) - face_bgr[:, None, :]
-    away = (np.einsum("...c,...c->...", diff, diff) > limit[:, None]) | (px != cx) | (py != cy)
-    away &= valid
-    hit = away.argmax(axis=1)
-    dist = np.where(away.any(axis=1), grid[np.arange(len(grid)), hit], np.inf)
-    ends = np.cumsum(counts).tolist()
-    return [dist[e - c : e] for c, e in zip(counts, ends, strict=True)]
+    diff = _at(bgr, cx, cy).astype(np.float32) - face_bgr[:, None, :]
+    return (np.einsum("...c,...c->...", diff, diff) > limit[:, None]) | (px != cx) | (py != cy)
+
+
+class _Rays:
+    """Rays cast from many faces, gathered and sampled at once. `add` takes a block of faces
+    (one row each: centre, start, stop, face colour, threshold) and their rays' directions,
+    shared (k, 2) or each face's own (m, k, 2), and returns a handle; `run` then
+    `result(handle)` gives each face's distances, (m, k)."""
+
+    def __init__(self) -> None:
+        self._rays: list[np.ndarray] = []
+        self._dirs: list[np.ndarray] = []
+
+    def add(self, centre, dirs, start, stop, face_bgr, threshold) -> tuple[int, int]:
+        m, k = len(centre), dirs.shape[-2]
+        # One row per face (float32 colours are exact as float64), then one per ray.
+        faces = np.empty((m, 8))
+        faces[:, :2], faces[:, 2], faces[:, 3] = centre, start, stop
+        faces[:, 4:7], faces[:, 7] = face_bgr, threshold
+        self._rays.append(faces.repeat(k, axis=0))
+        # Directions shared (k, 2) are every face's; (m, k, 2) are each face's own.
+        each = dirs if dirs.ndim == 3 else dirs[None].repeat(m, axis=0)
+        self._dirs.append(each.reshape(-1, 2))
+        return len(self._rays) - 1, k
+
+    def run(self, bgr) -> None:
+        self._dist = _rays(bgr, np.concatenate(self._rays), np.concatenate(self._dirs))
+        self._ends = list(accumulate(len(r) for r in self._rays))
+
+    def result(self, handle: tuple[int, int]) -> np.ndarray:
+        block, k = handle
+        end = self._ends[block]
+        return self._dist[end - len(self._rays[block]) : end].reshape(-1, k)
 
 
 class _Probes:
-    """Points to test against a face's colours, gathered from every face and tested at once:
-    `pip_like` (looks like the pip rather than the face) or `face_like` (has the face's
-    colour). `add` returns a handle; `run` then `result(handle)` gives the answers."""
+    """Points to test against their faces' colours, gathered from every face and tested at
+    once: `pip` (looks like the pip rather than the face) or `face` (has the face's colour).
+    `add` takes a block of faces (points (m, ..., 2), colours and contrast one row per face)
+    and returns a handle; `run` then `result(handle)` gives the answers, shaped as the points
+    without their last axis."""
 
     def __init__(self) -> None:
-        self._pip: list[tuple] = []
-        self._face: list[tuple] = []
+        self._todo: dict[str, list[tuple]] = {"pip": [], "face": []}
 
-    def add(self, kind: str, points, face_bgr, contrast: float, pip_bgr=None) -> tuple:
-        todo = self._pip if kind == "pip" else self._face
-        todo.append((points, face_bgr, pip_bgr, contrast))
+    def add(self, kind: str, points, face_bgr, contrast, pip_bgr=None) -> tuple:
+        # Limits are worked out in float64, then compared in float32.
+        faces = np.empty((len(points), 7 if kind == "pip" else 4))
+        faces[:, :3] = face_bgr
+        if kind == "pip":
+            faces[:, 3:6], faces[:, 6] = pip_bgr, (0.5 * contrast).astype(np.float32)
+        else:
+            faces[:, 3] = np.minimum(0.25 * contrast, 30.0)
+        todo = self._todo[kind]
+        per_face = points.size // (2 * len(points))
+        todo.append((points.reshape(-1, 2), faces.repeat(per_face, axis=0)))
         return kind, len(todo) - 1, points.shape[:-1]
 
     def run(self, bgr) -> None:
         self._answers = {
-            "pip": self._test(bgr, self._pip, pip=True),
-            "face": self._test(bgr, self._face, pip=False),
+            kind: self._test(bgr, todo, kind == "pip") for kind, todo in self._todo.items()
         }
 
     def result(self, handle: tuple) -> np.ndarray:
@@ -310,27 +404,24 @@ class _Probes:
 
     @staticmethod
     def _test(bgr, todo: list[tuple], pip: bool) -> list[np.ndarray]:
+        """The answers for each block of points; each point's row of colours (float32 values
+        held as float64) is its face colour, its pip colour (for `pip`), then the limit."""
         if not todo:
             return []
         h, w = bgr.shape[:2]
-        counts = [pts.size // 2 for pts, *_ in todo]
-        points = np.vstack([pts.reshape(-1, 2) for pts, *_ in todo])
-        px = _within(np.round(points[:, 0]).astype(int), 0, w - 1)
-        py = _within(np.round(points[:, 1]).astype(int), 0, h - 1)
-        colour = pixels(bgr, px, py).astype(np.float32)
-        face_bgr = np.repeat(np.array([f for _, f, _, _ in todo], np.float32), counts, axis=0)
-        from_face = np.linalg.norm(colour - face_bgr, axis=-1)
-        # Limits are worked out as Python floats, then compared in float32.
+        points = np.concatenate([pts for pts, _ in todo])
+        faces = np.concatenate([f for _, f in todo]).astype(np.float32)
+        px = _within(points[:, 0].round().astype(int), 0, w - 1)
+        py = _within(points[:, 1].round().astype(int), 0, h - 1)
+        colour = _at(bgr, px, py).astype(np.float32)
+        from_face = _norms(colour - faces[:, :3])
         if pip:
-            pip_bgr = np.repeat(np.array([p for _, _, p, _ in todo], np.float32), counts, axis=0)
-            from_pip = np.linalg.norm(colour - pip_bgr, axis=-1)
-            limit = np.repeat(np.array([0.5 * c for *_, c in todo], np.float32), counts)
-            answer = (from_face > limit) & (from_pip < from_face)
+            from_pip = _norms(colour - faces[:, 3:6])
+            answer = (from_face > faces[:, 6]) & (from_pip < from_face)
         else:
-            limit = np.repeat(np.array([min(0.25 * c, 30.0) for *_, c in todo], np.float32), counts)
-            answer = from_face < limit
-        ends = np.cumsum(counts).tolist()
-        return [answer[e - c : e] for c, e in zip(counts, ends, strict=True)]
+            answer = from_face < faces[:, 3]
+        ends = list(accumulate(len(pts) for pts, _ in todo))
+        return [answer[e - len(pts) : e] for (pts, _), e in zip(todo, ends, strict=True)]
 
 
 _GRID = {(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1)}
@@ -380,144 +471,283 @@ def _middle_of(around: np.ndarray) -> int:
     return 0
 
 
+def _kept_middles(values: np.ndarray, keep: np.ndarray, default: np.ndarray) -> np.ndarray:
+    """`middle(row[kept])` of each row of (m, k) finite values, `default` where none is kept."""
+    ordered = np.where(keep, values, np.inf)
+    ordered.sort(axis=1)  # the kept ones first
+    n = keep.sum(axis=1)
+    rows = np.arange(len(values))
+    mid = (ordered[rows, np.maximum(n - 1, 0) // 2] + ordered[rows, n // 2]) / 2
+    return np.where(n > 0, mid, default)
+
+
+def _middles_of(around: np.ndarray) -> np.ndarray:
+    """`_middle_of` each row of (m, k) points. Only two or four runs of pip-like points (round
+    the circle) can make a 3 or a 5, so only those rows are looked at closely."""
+    before = np.arange(around.shape[1]) - 1  # each point's neighbour round the circle
+    runs = (around & ~around[:, before]).sum(axis=1)
+    seen = np.zeros(len(around), int)
+    for k in ((runs == 2) | (runs == 4)).nonzero()[0].tolist():
+        seen[k] = _middle_of(around[k])
+    return seen
+
+
+class _PipRows:
+    """The pips of many faces, one row per face padded to the most pips: `middles` and
+    `largest` of a pip value per face, all faces at once."""
+
+    def __init__(self, faces: list[Face]) -> None:
+        self.counts = np.array([len(face.pips) for face in faces])
+        self.valid = np.arange(self.counts.max()) < self.counts[:, None]
+        self.idx = np.zeros(self.valid.shape, int)
+        self.idx[self.valid] = np.concatenate([face.pips for face in faces])
+
+    def _rows(self, values: np.ndarray, pad: float) -> np.ndarray:
+        got = values[self.idx]
+        return np.where(self.valid.reshape(*self.valid.shape, *[1] * (got.ndim - 2)), got, pad)
+
+    def middles(self, values: np.ndarray) -> np.ndarray:
+        """`middle(values[face.pips])` of each face (its pips first, the padding after)."""
+        if self.valid.shape[1] == 1:
+            return values[self.idx[:, 0]]  # the middle of one value is that value
+        ordered = self._rows(values, np.inf)
+        ordered.sort(axis=1)
+        rows, n = np.arange(len(ordered)), self.counts
+        return (ordered[rows, (n - 1) // 2] + ordered[rows, n // 2]) / 2
+
+    def largest(self, values: np.ndarray) -> np.ndarray:
+        return self._rows(values, -np.inf).max(axis=1)
+
+
+class _Block:
+    """Faces measured together, a row for each: `cast` their rays, then `ask` their probes,
+    then `conclude`."""
+
+    def __init__(self, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
+        self.faces, self.pips, self.dp = faces, pips, dp
+        self.rows = _PipRows(faces)
+        self.centre = np.array([face.centre for face in faces], float)
+        self.face_bgr = self.rows.middles(pips.face_bgr).astype(np.float32)
+        self.contrast = self.rows.middles(pips.contrast).astype(float)
+        self.threshold = np.maximum(dp.edge_min, dp.edge_tolerance * self.contrast)
+
+    def _cast(self, rays: _Rays, dirs, start, stop) -> tuple[int, int]:
+        return rays.add(self.centre, dirs, start, stop, self.face_bgr, self.threshold)
+
+    def _finish(self, dist, dirs, good, missing) -> None:
+        """Each face's edge score, box (from its rays, `good` or not) and flags."""
+        # Where a ray met no edge, the box reaches as far as the rays that met it.
+        r_max = self.rows.largest(self.pips.r).astype(float)
+        fallback = _kept_middles(dist, good, 3.0 * r_max)
+        reach = np.where(np.isfinite(dist), dist, fallback[:, None])
+        pts = self.centre[:, None, :] + reach[..., None] * dirs
+        low, high = pts.min(axis=1).astype(int), np.ceil(pts.max(axis=1)).astype(int)
+        boxes = np.concatenate([low, high], axis=1)
+        for face, score, box, contrast, miss in zip(
+            self.faces,
+            (good.sum(axis=1) / good.shape[1]).tolist(),  # np.mean's value, quicker
+            boxes.tolist(),
+            self.contrast.tolist(),
+            missing.tolist(),
+            strict=True,
+        ):
+            face.edge_score, face.box, face.contrast, face.missing_pip = (
+                score,
+                tuple(box),
+                contrast,
+                miss,
+            )
+
+
+def _squashes(dist: np.ndarray, good: np.ndarray) -> list[float]:
+    """Short over long axis of the outline that the `good` rays of each row of (m, 16)
+    distances along _SIXTEEN draw. Rows with as many good rays are worked out together."""
+    squash = np.empty(len(dist))
+    counts = good.sum(axis=1)
+    for count in sorted(set(counts.tolist())):
+        rows = (counts == count).nonzero()[0]
+        at = good[rows]
+        dirs = _SIXTEEN[at.nonzero()[1]].reshape(-1, count, 2)
+        outline = dist[rows][at].reshape(-1, count, 1) * dirs
+        outline -= outline.sum(axis=1, keepdims=True) / count  # np.mean's value, quicker
+        low, high = np.linalg.eigvalsh(outline.transpose(0, 2, 1) @ outline).T
+        squash[rows] = np.sqrt(np.maximum(low, 0.0) / high)
+    return squash.tolist()
+
+
+class _Ones(_Block):
+    """Lone pips: the middle of a 1, or one pip of a face whose other pips were missed?"""
+
+    def cast(self, rays: _Rays) -> None:
+        _, hi = self.dp.one_pip_size
+        self.pip = self.rows.idx[:, 0]
+        r = self.r = self.pips.r[self.pip].astype(float)
+        self.edge_rays = self._cast(rays, _SIXTEEN, 2.0 * r + 2, hi * r + 2)
+        # From just past the pip, for what lies next to it.
+        self.near_rays = self._cast(rays, _SIXTEEN, 1.3 * r + 1, hi * r + 2)
+
+    def ask(self, rays: _Rays, probes: _Probes) -> None:
+        r, centre = self.r, self.centre[:, None, :]
+        colours = (self.face_bgr, self.contrast, self.pips.pip_bgr[self.pip].astype(np.float32))
+        # A lone pip with other pips around it is a face whose other pips were missed.
+        # Walk out from just past the pip: is the first thing met a spot of pip colour
+        # with face again beyond it (another pip), rather than the die's edge?
+        near = rays.result(self.near_rays)
+        reach = np.where(np.isfinite(near), near, 0.0)
+        steps = (reach[..., None] + np.array([1.0, 2.0]))[..., None]
+        ahead = centre[:, :, None, :] + steps * _SIXTEEN[:, None, :]
+        beyond = centre + (reach + (2.2 * r)[:, None] + 1)[..., None] * _SIXTEEN
+        # A pip is one colour inside; a whole small die taken for a pip has its pips in it.
+        inner = centre + (0.55 * r)[:, None, None] * _EIGHT
+        # The middle pip of a 3 or 5 has its corner pips about 0.7 of the way to the
+        # die's edge, in the directions of its corners.
+        edge = rays.result(self.edge_rays)
+        to_edge = _kept_middles(edge, np.isfinite(edge), np.zeros(len(edge)))
+        corners = centre + (0.7 * to_edge)[:, None, None] * _CIRCLE32
+        self.asked = (
+            probes.add("pip", ahead, *colours),
+            probes.add("face", beyond, *colours[:2]),
+            probes.add("pip", inner, *colours),
+            probes.add("pip", corners, *colours),
+        )
+
+    def conclude(self, rays: _Rays, probes: _Probes) -> None:
+        lo, _ = self.dp.one_pip_size
+        dist, near = rays.result(self.edge_rays), rays.result(self.near_rays)
+        finite = np.isfinite(dist)
+        good = (dist >= lo * self.r[:, None]) & finite
+        # Rays that meet edges at wildly different distances did not find one die's
+        # edge; one short ray (a shading step on the face) is not enough to say so.
+        ordered = dist.copy()
+        ordered.sort(axis=1)  # the finite ones first
+        n = finite.sum(axis=1)
+        second_last = ordered[np.arange(len(dist)), np.maximum(n - 2, 0)]
+        good &= ~((n >= 12) & (second_last > 3.0 * ordered[:, 1]))[:, None]
+        like_ahead, face_beyond, inside_pip, at_corners = (probes.result(h) for h in self.asked)
+        met = np.isfinite(near) & like_ahead.any(axis=2) & face_beyond
+        # A 1 sits in the middle of its face: opposite edges are as far. A pip whose face
+        # extends much further on one side is a corner pip of a face whose others hid.
+        both = finite[:, :8] & finite[:, 8:]
+        a, b = np.where(both, dist[:, :8], 0.0), np.where(both, dist[:, 8:], 0.0)
+        lopsided = (both & (np.abs(a - b) > 0.35 * (a + b))).any(axis=1)
+        missing = met.any(axis=1) | lopsided
+        missing |= ((~inside_pip).sum(axis=1) >= 2) | (at_corners.sum(axis=1) >= 3)
+        for face, seen_as in zip(self.faces, _middles_of(at_corners).tolist(), strict=True):
+            face.seen_as = seen_as
+        # How square a 1's die looks, from its outline rather than from its pip, which a
+        # glint can make look long. (Not for a pip with a lopsided face around it: a pip on
+        # a side face has the whole die around it.)
+        outlined = ((good.sum(axis=1) >= 12) & ~lopsided).nonzero()[0]
+        squashes = _squashes(dist[outlined], good[outlined])
+        for k, squash in zip(outlined.tolist(), squashes, strict=True):
+            self.faces[k].squash = squash
+        self._finish(dist, _SIXTEEN, good, missing)
+
+
+def _empty_table() -> tuple[np.ndarray, np.ndarray]:
+    """_EMPTY of the faces of two pips or more as one table, a row per face value padded
+    to the longest (value, point, xy), and which of its points are real."""
+    at = np.zeros((7, max(len(e) for n, e in _EMPTY.items() if n > 1), 2))
+    real = np.zeros(at.shape[:2], bool)
+    for n, empty in _EMPTY.items():
+        if n > 1:
+            at[n, : len(empty)], real[n, : len(empty)] = empty, True
+    return at, real
+
+
+_EMPTY_AT, _EMPTY_REAL = _empty_table()
+_EMPTY_OFF_MIDDLE = _EMPTY_REAL & _EMPTY_AT.any(axis=2)  # real, and not the face's middle
+_CORE = np.vstack([[0.0, 0.0], _AXES])  # a pip's middle and around it, in pip radii
+
+
+class _Patterns(_Block):
+    """Faces of two pips or more: does the die's edge lie where the pattern puts it, and is
+    anything pip-like where the pattern has no pip?"""
+
+    def cast(self, rays: _Rays) -> None:
+        s = np.array([face.spacing for face in self.faces], float)
+        # Each face's rotation, transposed: rows (cos, sin) and (-sin, cos). From math's cos
+        # and sin, which numpy's may differ from in the last bit.
+        cos = np.array([math.cos(face.angle) for face in self.faces])
+        sin = np.array([math.sin(face.angle) for face in self.faces])
+        self.turn = np.empty((len(s), 2, 2))
+        self.turn[:, 0, 0], self.turn[:, 0, 1] = cos, sin
+        self.turn[:, 1, 0], self.turn[:, 1, 1] = -sin, cos
+        self.spacing, self.half = s, _HALF_FACE * s
+        self.dirs = np.concatenate([_AXES @ self.turn, _DIAG @ self.turn], axis=1)  # (m, 8, 2)
+        half = self.half
+        self.axes_rays = self._cast(rays, self.dirs[:, :4], 1.45 * s, 1.6 * half + 2)
+        self.diag_rays = self._cast(rays, self.dirs[:, 4:], 1.85 * s, 1.6 * half * 1.3 + 2)
+
+    def ask(self, rays: _Rays, probes: _Probes) -> None:
+        n = self.n = np.array([face.face for face in self.faces])
+        centre = self.centre[:, None, :]
+        pip_bgr = self.rows.middles(self.pips.pip_bgr).astype(np.float32)
+        colours = (self.face_bgr, self.contrast, pip_bgr)
+        to_image = self.turn * self.spacing[:, None, None]  # pip spacings -> pixels
+        self.asked = {"empty": probes.add("pip", centre + _EMPTY_AT[n] @ to_image, *colours)}
+        self.twos = (n == 2).nonzero()[0]
+        if len(self.twos):
+            # Two pips of a 3 (centre and corner) or two side by side of a 4, 5 or 6 also
+            # fit a smaller 2: a pip beyond them, with face between, means more than two.
+            c, at, mine = centre[self.twos], to_image[self.twos], [x[self.twos] for x in colours]
+            beyond, between = c + _BEYOND_TWO[:, 0] @ at, c + _BEYOND_TWO[:, 1] @ at
+            self.asked["beyond"] = probes.add("pip", beyond, *mine)
+            self.asked["between"] = probes.add("face", between, *mine[:2])
+        self.evens = ((n == 2) | (n == 4)).nonzero()[0]
+        if len(self.evens):
+            # A 3 or 5 whose middle pip was not found (on a small die its ring crosses
+            # its neighbours): pip colour all over the middle, none towards the edges'
+            # middles, where a 3 or 5 has no pips.
+            c, mine = centre[self.evens], [x[self.evens] for x in colours]
+            r = self.rows.middles(self.pips.r)[self.evens].astype(float)[:, None, None]
+            self.asked["core"] = probes.add("pip", c + 0.5 * r * _CORE, *mine)
+            around = c + 2.0 * r * self.dirs[self.evens, :4]
+            self.asked["around"] = probes.add("pip", around, *mine)
+
+    def conclude(self, rays: _Rays, probes: _Probes) -> None:
+        half = self.half[:, None]
+        d_axes, d_diag = rays.result(self.axes_rays), rays.result(self.diag_rays)
+        good = np.concatenate(
+            [
+                (d_axes >= 0.7 * half) & np.isfinite(d_axes),
+                (d_diag >= 0.85 * half) & np.isfinite(d_diag),
+            ],
+            axis=1,
+        )
+        answer = {what: probes.result(handle) for what, handle in self.asked.items()}
+        empty = answer["empty"] & _EMPTY_REAL[self.n]
+        beyond = np.zeros(len(good), bool)
+        if len(self.twos):
+            beyond[self.twos] = (answer["beyond"] & answer["between"]).any(axis=1)
+        missing = empty.any(axis=1) | beyond
+        if len(self.evens):
+            others = empty[self.evens] & _EMPTY_OFF_MIDDLE[self.n[self.evens]]
+            seen = answer["core"].all(axis=1) & ~answer["around"].any(axis=1)
+            seen &= ~others.any(axis=1) & ~beyond[self.evens]
+            for k in self.evens[seen].tolist():
+                self.faces[k].seen_as = self.faces[k].face + 1
+        self._finish(np.concatenate([d_axes, d_diag], axis=1), self.dirs, good, missing)
+
+
 def measure(bgr, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
     """Check each face against the image around it. Sets `edge_score` (share of rays that
     meet the die's edge where the pattern says it is), `box`, `contrast`, and `missing_pip`
     (something pip-like where the pattern has no pip: a 3 whose middle pip hid would read as
     a 2, so the face cannot be trusted), `seen_as` (the 3 or 5 those pips make) and, for a
-    1 on an even face, `squash` from the die's outline. All faces' rays, then all their
-    probes, are sampled at once."""
-    if not faces:
+    1 on an even face, `squash` from the die's outline. The 1s are measured together, and
+    the other faces together; all faces' rays, then all their probes, are sampled at once."""
+    ones = [face for face in faces if face.face == 1]
+    others = [face for face in faces if face.face != 1]
+    blocks = [kind(of, pips, dp) for kind, of in ((_Ones, ones), (_Patterns, others)) if of]
+    if not blocks:
         return
-    lo, hi = dp.one_pip_size
-    colours, sets = [], []
-    for face in faces:
-        idx = face.pips
-        face_bgr = middle(pips.face_bgr[idx])
-        face.contrast = float(middle(pips.contrast[idx]))
-        threshold = max(dp.edge_min, dp.edge_tolerance * face.contrast)
-        colours.append(face_bgr)
-        if face.face == 1:
-            r = float(pips.r[idx[0]])
-            sets.append((face.centre, face_bgr, _SIXTEEN, 2.0 * r + 2, hi * r + 2, threshold))
-            # From just past the pip, for what lies next to it.
-            sets.append((face.centre, face_bgr, _SIXTEEN, 1.3 * r + 1, hi * r + 2, threshold))
-        else:
-            rot = _rot(face.angle)
-            half = _HALF_FACE * face.spacing
-            s = face.spacing
-            sets.append((face.centre, face_bgr, _AXES @ rot.T, 1.45 * s, 1.6 * half + 2, threshold))
-            sets.append(
-                (face.centre, face_bgr, _DIAG @ rot.T, 1.85 * s, 1.6 * half * 1.3 + 2, threshold)
-            )
-    dists = _rays(bgr, sets)
-    probes = _Probes()
-    asked = []
-    for k, face in enumerate(faces):
-        idx, face_bgr, contrast = face.pips, colours[k], face.contrast
-        if face.face == 1:
-            r = float(pips.r[idx[0]])
-            pip_bgr = pips.pip_bgr[idx[0]]
-            # A lone pip with other pips around it is a face whose other pips were missed.
-            # Walk out from just past the pip: is the first thing met a spot of pip colour
-            # with face again beyond it (another pip), rather than the die's edge?
-            near = dists[2 * k + 1]
-            reach = np.where(np.isfinite(near), near, 0.0)[:, None]
-            ahead = face.centre + (reach + np.array([[1.0, 2.0]]))[..., None] * _SIXTEEN[:, None, :]
-            beyond = face.centre + (reach[:, 0] + 2.2 * r + 1)[:, None] * _SIXTEEN
-            # A pip is one colour inside; a whole small die taken for a pip has its pips in it.
-            inner = face.centre + 0.55 * r * _EIGHT
-            # The middle pip of a 3 or 5 has its corner pips about 0.7 of the way to the
-            # die's edge, in the directions of its corners.
-            edge = dists[2 * k]
-            to_edge = float(middle(edge[np.isfinite(edge)])) if np.isfinite(edge).any() else 0.0
-            corners = face.centre + 0.7 * to_edge * _CIRCLE32
-            asked.append(
-                (
-                    probes.add("pip", ahead, face_bgr, contrast, pip_bgr),
-                    probes.add("face", beyond, face_bgr, contrast),
-                    probes.add("pip", inner, face_bgr, contrast, pip_bgr),
-                    probes.add("pip", corners, face_bgr, contrast, pip_bgr),
-                )
-            )
-        else:
-            pip_bgr = middle(pips.pip_bgr[idx])
-            to_image = (_rot(face.angle) * face.spacing).T
-            empty = face.centre + _EMPTY[face.face] @ to_image
-            handles = [probes.add("pip", empty, face_bgr, contrast, pip_bgr)]
-            if face.face == 2:
-                # Two pips of a 3 (centre and corner) or two side by side of a 4, 5 or 6 also
-                # fit a smaller 2: a pip beyond them, with face between, means more than two.
-                beyond = face.centre + _BEYOND_TWO[:, 0] @ to_image
-                between = face.centre + _BEYOND_TWO[:, 1] @ to_image
-                handles.append(probes.add("pip", beyond, face_bgr, contrast, pip_bgr))
-                handles.append(probes.add("face", between, face_bgr, contrast))
-            if face.face in (2, 4):
-                # A 3 or 5 whose middle pip was not found (on a small die its ring crosses
-                # its neighbours): pip colour all over the middle, none towards the edges'
-                # middles, where a 3 or 5 has no pips.
-                r = float(middle(pips.r[idx]))
-                core = face.centre + 0.5 * r * np.vstack([[0.0, 0.0], _AXES])
-                around = face.centre + 2.0 * r * (_AXES @ _rot(face.angle).T)
-                handles.append(probes.add("pip", core, face_bgr, contrast, pip_bgr))
-                handles.append(probes.add("pip", around, face_bgr, contrast, pip_bgr))
-            asked.append(tuple(handles))
+    rays, probes = _Rays(), _Probes()
+    for block in blocks:
+        block.cast(rays)
+    rays.run(bgr)
+    for block in blocks:
+        block.ask(rays, probes)
     probes.run(bgr)
-    for k, face in enumerate(faces):
-        answers = [probes.result(h) for h in asked[k]]
-        if face.face == 1:
-            r = float(pips.r[face.pips[0]])
-            dist, near = dists[2 * k], dists[2 * k + 1]
-            dirs = _SIXTEEN
-            good = (dist >= lo * r) & np.isfinite(dist)
-            # Rays that meet edges at wildly different distances did not find one die's
-            # edge; one short ray (a shading step on the face) is not enough to say so.
-            finite = np.sort(dist[np.isfinite(dist)])
-            if len(finite) >= 12 and finite[-2] > 3.0 * finite[1]:
-                good &= False
-            like_ahead, face_beyond, inside_pip, at_corners = answers
-            met = np.isfinite(near) & like_ahead.any(axis=1) & face_beyond
-            face.missing_pip = bool(met.any())
-            # A 1 sits in the middle of its face: opposite edges are as far. A pip whose face
-            # extends much further on one side is a corner pip of a face whose others hid.
-            a, b = dist[:8], dist[8:]
-            both = np.isfinite(a) & np.isfinite(b)
-            lopsided = np.abs(a[both] - b[both]) > 0.35 * (a[both] + b[both])
-            face.missing_pip |= bool(lopsided.any())
-            face.missing_pip |= bool((~inside_pip).sum() >= 2)
-            face.missing_pip |= bool(at_corners.sum() >= 3)
-            face.seen_as = _middle_of(at_corners)
-            if good.sum() >= 12 and not lopsided.any():
-                # How square a 1's die looks, from its outline rather than from its pip,
-                # which a glint can make look long. (Not for a pip with a lopsided face
-                # around it: a pip on a side face has the whole die around it.)
-                outline = dist[good, None] * dirs[good]
-                outline -= outline.mean(axis=0)
-                low, high = np.linalg.eigvalsh(outline.T @ outline)
-                face.squash = math.sqrt(max(low, 0.0) / high)
-        else:
-            half = _HALF_FACE * face.spacing
-            d_axes, d_diag = dists[2 * k], dists[2 * k + 1]
-            good = np.concatenate(
-                [
-                    (d_axes >= 0.7 * half) & np.isfinite(d_axes),
-                    (d_diag >= 0.85 * half) & np.isfinite(d_diag),
-                ]
-            )
-            dirs = np.vstack([sets[2 * k][2], sets[2 * k + 1][2]])
-            dist = np.concatenate([d_axes, d_diag])
-            beyond = face.face == 2 and bool((answers[1] & answers[2]).any())
-            face.missing_pip = bool(answers[0].any()) or beyond
-            if face.face in (2, 4):
-                core, around = answers[-2:]
-                centre = np.flatnonzero((_EMPTY[face.face] == 0).all(axis=1))
-                others = np.delete(answers[0], centre)
-                if core.all() and not around.any() and not others.any() and not beyond:
-                    face.seen_as = face.face + 1
-        face.edge_score = float(good.mean())
-        fallback = float(middle(dist[good])) if good.any() else 3.0 * float(pips.r[face.pips].max())
-        reach = np.where(np.isfinite(dist), dist, fallback)
-        pts = face.centre[None, :] + reach[:, None] * dirs
-        x1, y1 = pts.min(axis=0)
-        x2, y2 = pts.max(axis=0)
-        face.box = (int(x1), int(y1), math.ceil(x2), math.ceil(y2))
+    for block in blocks:
+        block.conclude(rays, probes)

@@ -34,12 +34,10 @@ def hand_in_view(bgr: np.ndarray, p: SceneParams) -> bool:
     if cv2.countNonZero(skin) / skin.size < p.hand_area:
         return False
     tray = _median(small)
-    at = skin > 0
-    unlike_tray = (
-        np.linalg.norm(small[at].astype(np.float32) - tray, axis=1) > p.hand_colour_distance
-    )
-    mask = np.zeros(skin.shape, np.uint8)
-    mask[at] = unlike_tray
+    # Every pixel's distance from the tray's colour, then kept where there is skin: on a
+    # frame this small, quicker than picking the skin's pixels out first.
+    unlike_tray = np.linalg.norm(small.astype(np.float32) - tray, axis=2) > p.hand_colour_distance
+    mask = ((skin > 0) & unlike_tray).view(np.uint8)
     if cv2.countNonZero(mask) / mask.size < p.hand_area:
         return False
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
