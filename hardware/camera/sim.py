@@ -132,7 +132,7 @@ class SimCamera(CameraBase):
             delay = self._opened_at + tick / self.fps - now
             if delay > 0:
                 time.sleep(delay)
-            self._now = self._clock() - self._opened_at
+            self._now = tick / self.fps  # exposed on the tick, however late it is read
         else:
             self._now = self._index / self.fps
         with self._lock:
@@ -143,8 +143,10 @@ class SimCamera(CameraBase):
                 self._still = self._synth.render(replace(self._final, noise=0), self._rng)
             return self._noisy(self._still), self._stamp()
 
-    def _stamp(self) -> float | None:
-        return None if self.realtime else self._now
+    def _stamp(self) -> float:
+        # A sensor stamps a frame with when it was exposed, not when it was handed over
+        # (here, after rendering, which takes longer while dice move).
+        return self._opened_at + self._now if self.realtime else self._now
 
     def _throw_frame(self) -> Any:
         """The scene of the throw at the current time, or None once it is at rest."""
