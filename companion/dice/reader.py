@@ -86,6 +86,7 @@ def _with_weak(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit
     among = (
         pips.weak
         & (np.hypot(*(pips.xy - centre).T) <= reach)
+        & (pips.elongation <= facefit.ROUND_PIP)  # a pip on a side face looks long
         & (pips.r >= 0.6 * r)
         & (pips.r <= 1.6 * r)
         & (

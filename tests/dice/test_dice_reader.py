@@ -428,3 +428,26 @@ def test_marble_swirls_a_face_with_lighter_shades_of_its_own_colour():
     assert scale.min() < 1.1 < 1.5 < scale.max()  # plain body, and swirls 1.5x brighter
     swirl = face[scale > 1.4]  # the same blue (its blue channel may be at 255)
     assert np.allclose(swirl[:, 1] / swirl[:, 2], body[1] / body[2], rtol=0.1)
+
+
+@pytest.mark.parametrize(("elongation", "completed"), [(1.1, 6), (1.7, None)])
+def test_a_weak_pip_completes_a_face_only_if_it_is_seen_from_above(elongation, completed):
+    """Five pips of a 6 and a sixth whose ring crossed the die's rim make a 6; a long sixth
+    pip lies on a side face (an oblique view) and makes nothing."""
+    from companion.dice.pips import Pips
+    from companion.dice.reader import _with_weak, default_profile
+
+    # Two columns of three; the last is the right column's middle pip.
+    xy = np.array([[100, 100], [100, 110], [100, 120], [120, 100], [120, 120], [120, 110]], float)
+    pips = Pips(
+        xy=xy,
+        r=np.full(6, 3.0),
+        polarity=-np.ones(6),
+        contrast=np.full(6, 150.0),
+        elongation=np.array([1.0] * 5 + [elongation]),
+        face_bgr=np.tile([200.0, 220.0, 230.0], (6, 1)),
+        pip_bgr=np.tile([30.0, 30.0, 30.0], (6, 1)),
+        weak=np.array([False] * 5 + [True]),
+    )
+    face = _with_weak(np.arange(5), pips, default_profile())
+    assert (face.face if face else None) == completed
