@@ -396,12 +396,15 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     glint[a[holds]] = True
     both = ~glint[a] & ~glint[b]
     renumber = np.cumsum(~glint) - 1
-    strong, sr = strong[~glint], sr[~glint]
+    strong, sr, sp = strong[~glint], sr[~glint], sp[~glint]
     a, b, d = renumber[a[both]], renumber[b[both]], d[both]
     # A spot suppresses a neighbour of about its size only: a whole small die standing out
     # from the tray is a spot too, and must not swallow the pips on it.
     big, small = np.maximum(sr[a], sr[b]), np.minimum(sr[a], sr[b])
     near = (d < 1.8 * big + 0.5) & (big < 2 * small)
+    # Nor does a spot of the other polarity half its size or so: a glint on a dark pip
+    # (which makes no face of its own), or a pip on a small die's shaded corner.
+    near &= ~((sp[a] != sp[b]) & (big >= 1.4 * small))
     # Strongest first, each kept spot suppresses its near ones (neighbour lists, row-wise).
     by_row = np.argsort(a[near], kind="stable")
     rows, cols = a[near][by_row], b[near][by_row]

@@ -451,3 +451,25 @@ def test_a_weak_pip_completes_a_face_only_if_it_is_seen_from_above(elongation, c
     )
     face = _with_weak(np.arange(5), pips, default_profile())
     assert (face.face if face else None) == completed
+
+
+def test_dark_pips_with_a_glint_are_not_lost_to_it():
+    """A glint on a dark pip is a bright spot about half its size, off its middle: neither
+    suppresses the other, and the pips are read (the glints make no face)."""
+    die = _die(5, 469.66, 88.63, "orange", size=41.58, angle=81.58, pip_glare=True)
+    scene = _tray(
+        [die],
+        "white-sheet",
+        tray_wall=21,
+        texture_seed=334505170,
+        view_tilt=0.33,
+        light=0.822,
+        light_gradient=0.2125,
+        shadow=0.432,
+        light_angle=291.28,
+        keystone=0.0153,
+        blur=0.366,
+        noise=1.65,
+    )
+    for seed in range(4):
+        assert read(synth.render(scene, np.random.default_rng(seed))).values == [5]
