@@ -21,7 +21,7 @@ _RING = np.stack([np.cos(_ANGLES), np.sin(_ANGLES)], axis=1)
 _PEAK = np.ones((5, 5), np.uint8)
 _LUMA = np.array([0.114, 0.587, 0.299])
 _TIGHT_RING = (1.25, 1.0)  # (times a pip's radius, plus pixels)
-_TIGHT_MIN_RADIUS = 1.8
+_TIGHT_MIN_RADIUS = 1.8  # px
 SHADE = 1.8  # brightest/dimmest one die's face looks (uneven light, marbling)
 _AROUND_Y, _AROUND_X = (a.ravel() for a in np.mgrid[-1:2, -1:2])  # 3x3, row by row
 

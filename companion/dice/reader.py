@@ -75,6 +75,22 @@ def _face_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.F
     return facefit.Face(n, idx, centre, spacing, angle, residual, squash)
 
 
+def _like(own: np.ndarray, pips: pipfind.Pips, profile: Profile) -> np.ndarray:
+    """Pips that may join the face of pips `own`: seen from above (a pip on a side face
+    looks long), of its polarity, size and colour."""
+    r = float(facefit.middle(pips.r[own]))
+    return (
+        (pips.elongation <= facefit.ROUND_PIP)
+        & (pips.polarity == pips.polarity[own[0]])
+        & (pips.r >= 0.6 * r)
+        & (pips.r <= 1.6 * r)
+        & (
+            np.linalg.norm(pips.pip_bgr - facefit.middle(pips.pip_bgr[own]), axis=1)
+            <= 2 * profile.faces.colour_tolerance
+        )
+    )
+
+
 def _with_weak(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
     """The face a cluster with no pattern makes with the weak pips among it (a pip by a
     small die's rim, its ring crossing the rim), if any."""
@@ -82,18 +98,7 @@ def _with_weak(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit
         return None
     centre = pips.xy[idx].mean(axis=0)
     reach = np.hypot(*(pips.xy[idx] - centre).T).max()
-    r = float(facefit.middle(pips.r[idx]))
-    among = (
-        pips.weak
-        & (np.hypot(*(pips.xy - centre).T) <= reach)
-        & (pips.elongation <= facefit.ROUND_PIP)  # a pip on a side face looks long
-        & (pips.r >= 0.6 * r)
-        & (pips.r <= 1.6 * r)
-        & (
-            np.linalg.norm(pips.pip_bgr - facefit.middle(pips.pip_bgr[idx]), axis=1)
-            <= 2 * profile.faces.colour_tolerance
-        )
-    )
+    among = pips.weak & (np.hypot(*(pips.xy - centre).T) <= reach) & _like(idx, pips, profile)
     if not among.any() or len(idx) + int(among.sum()) > 6:
         return None
     return _face_of(np.concatenate([idx, np.flatnonzero(among)]), pips, profile)
@@ -164,24 +169,13 @@ def _refit(face: facefit.Face, pips: pipfind.Pips, profile: Profile) -> facefit.
         placed = gap <= 0.25 * math.dist(a, b)
     else:
         placed = np.hypot(*(pips.xy - face.centre).T) <= 1.8 * face.spacing
-    r = float(facefit.middle(pips.r[own]))
-    near = (
-        placed
-        & (pips.elongation <= facefit.ROUND_PIP)
-        & (pips.polarity == pips.polarity[own[0]])
-        & (pips.r >= 0.6 * r)
-        & (pips.r <= 1.6 * r)
-        & (
-            np.linalg.norm(pips.pip_bgr - facefit.middle(pips.pip_bgr[own]), axis=1)
-            <= 2 * profile.faces.colour_tolerance
-        )
-    )
+    near = placed & _like(own, pips, profile)
     near[own] = False
     if not near.any() or len(own) + int(near.sum()) > 6:
         return None
     whole = _face_of(np.concatenate([own, np.flatnonzero(near)]), pips, profile)
     # A face spread wider than its pips allow spans two dice.
-    if whole is None or whole.spacing > 4.5 * r:
+    if whole is None or whole.spacing > 4.5 * float(facefit.middle(pips.r[own])):
         return None
     return whole
 

@@ -244,7 +244,9 @@ def _shade_face(layer: np.ndarray, top: np.ndarray, die: DieSpec, m: np.ndarray,
     uv = (np.column_stack([xs, ys]) / _SS - centre) @ np.linalg.inv(m).T
     k = 1 + (die.sheen - 1) * np.clip((uv[:, 0] + uv[:, 1] + 1) / 2, 0, 1)
     if die.marble != 1.0:
-        phase = np.random.default_rng([int(die.x * 16), int(die.y * 16)]).uniform(0, 6.3, 4)
+        # Seeded by where the die lies (a die off the frame's edge has negative places).
+        where = [abs(int(die.x * 16)), abs(int(die.y * 16))]
+        phase = np.random.default_rng(where).uniform(0, 2 * math.pi, 3)
         wave = np.sin(7 * uv[:, 0] + 4 * uv[:, 1] + phase[0]) * np.sin(
             3 * uv[:, 0] - 8 * uv[:, 1] + phase[1] + 2 * np.sin(5 * uv[:, 0] + phase[2])
         )
