@@ -22,6 +22,7 @@ _PEAK = np.ones((5, 5), np.uint8)
 _LUMA = np.array([0.114, 0.587, 0.299])
 _TIGHT_RING = (1.25, 1.0)  # (times a pip's radius, plus pixels)
 _TIGHT_MIN_RADIUS = 1.8  # px
+_OFF_LINE = 0.25  # a colour this far (times pip-face contrast) off pip and face is neither
 SHADE = 1.8  # brightest/dimmest one die's face looks (uneven light, marbling)
 _AROUND_Y, _AROUND_X = (a.ravel() for a in np.mgrid[-1:2, -1:2])  # 3x3, row by row
 
@@ -210,6 +211,22 @@ def _outline_steps(max_radius: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return steps, off[..., 0].ravel(), off[..., 1].ravel()
 
 
+def _glint(colour, pip_bgr, face_bgr) -> np.ndarray:
+    """Which colour samples (n, 8, steps, 3) around dark pips are a glint, or a glint blurred
+    into the pip: nearer the face's colour than the pip's without being the face, they are
+    off the line from pip to face colour (where a pip's blurred rim lies) and greyer than
+    the face (a marbled face's swirls are of its colour). Only a coloured face tells them
+    apart: on an ivory die a glint is the face's colour."""
+    to_face = (face_bgr - pip_bgr)[:, None, None, :]
+    from_pip = colour - pip_bgr[:, None, None, :]
+    along = np.sum(from_pip * to_face, axis=3)
+    span2 = np.sum(to_face * to_face, axis=3)
+    off_line2 = np.sum(from_pip * from_pip, axis=3) - along**2 / np.maximum(span2, 1.0)
+    chroma = colour.max(axis=3) - colour.min(axis=3)
+    face_chroma = (face_bgr.max(axis=1) - face_bgr.min(axis=1))[:, None, None]
+    return (off_line2 >= _OFF_LINE**2 * span2) & (chroma <= 0.5 * face_chroma)
+
+
 def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     """Radius and elongation of each pip: along 8 rays, where colour turns nearer the face's
     than the pip's (ignoring a glint near the centre); elongation from the outline's spread."""
@@ -230,6 +247,12 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     along = colour[..., 0] * t[..., 0] + colour[..., 1] * t[..., 1] + colour[..., 2] * t[..., 2]
     nearer_face = along < (halfway / 2)[:, None, None]
     out = nearer_face & (steps[None, None, :] > 0.5 * r0[:, None, None])
+    # Glints are on dark, grey pips of coloured dice (a white pip in the shade of a glossy
+    # face is no glint on a dark spot).
+    grey = np.ptp(pip_bgr, axis=1) <= 0.25 * np.ptp(face_bgr, axis=1)
+    dark = np.flatnonzero(grey & ((pip_bgr - face_bgr) @ _LUMA < 0))
+    if len(dark):
+        out[dark] &= ~_glint(colour[dark], pip_bgr[dark], face_bgr[dark])
     met = out.any(axis=2)
     reach = np.where(met, steps[out.argmax(axis=2)] - 0.25, steps[-1] + 0.5)
     edge = reach[..., None] * _DIRS[None, :, :]  # outline points around the centre

@@ -473,3 +473,17 @@ def test_dark_pips_with_a_glint_are_not_lost_to_it():
     )
     for seed in range(4):
         assert read(synth.render(scene, np.random.default_rng(seed))).values == [5]
+
+
+@pytest.mark.parametrize("style", ["orange", "yellow"])
+def test_small_coloured_twos_with_a_glint_on_each_pip_are_twos(style):
+    """On a coloured die a glint is whiter than the face: the pip's outline goes round it,
+    so the pip stays round and full-sized, and the two pips of a small 2 still link."""
+    dice = [
+        _die(2, 90 + 115 * i, 240, style, size=36, angle=12 + 23 * i, pip_glare=True)
+        for i in range(5)
+    ]
+    scene = _tray(dice, "wood-light", blur=0.4, noise=1.5)
+    for seed in range(3):
+        reading = read(synth.render(scene, np.random.default_rng(seed)), expected=5)
+        assert reading.values == [2] * 5, reading.problems
