@@ -401,13 +401,16 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     # Only spots closer than the widest suppression reach matter to each other.
     a, b = _close_pairs(sx, 1.8 * float(sr.max()) + 0.5 if len(sr) else 0.0)
     d = np.hypot(*(sx[a] - sx[b]).T)
-    # A small bright spot inside a dark pip is a glint on it, not a pip: a third of its size
-    # or so. A bright pip inside a dark spot four times its size is a pip on a small die
-    # darker than the tray; a dark pip inside a bright spot, one on a die lighter than it.
+    # A small bright spot inside a dark grey pip is a glint on it, not a pip: a third of its
+    # size or so. A dark spot of a colour is the shaded corner of a dark red or purple die,
+    # and the white spots on it are its pips. A bright pip inside a dark spot four times its
+    # size is a pip on a small die darker than the tray; a dark pip inside a bright spot, one
+    # on a die lighter than it.
     sp = arr[strong, 5]
     glint = np.zeros(len(strong), bool)
     size = (sr[b] >= 2 * sr[a]) & (sr[b] <= 3.5 * sr[a])
-    glint[a[(sp[a] > sp[b]) & size & (d < sr[b]) & ~weak[strong[b]]]] = True
+    grey = (np.ptp(pip_bgr, axis=1) <= 0.2 * contrast)[strong[b]]
+    glint[a[(sp[a] > sp[b]) & size & (d < sr[b]) & ~weak[strong[b]] & grey]] = True
     # A spot that would suppress a smaller spot of the other polarity on its own colour is
     # the shaded corner of a small die standing out from the tray, not a pip: the spot on
     # it is the pip.

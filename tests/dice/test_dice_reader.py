@@ -487,3 +487,17 @@ def test_small_coloured_twos_with_a_glint_on_each_pip_are_twos(style):
     for seed in range(3):
         reading = read(synth.render(scene, np.random.default_rng(seed)), expected=5)
         assert reading.values == [2] * 5, reading.problems
+
+
+@pytest.mark.parametrize("seed", [1, 3, 4])
+def test_white_pips_by_the_shaded_corner_of_a_small_dark_red_die_are_pips(seed):
+    """Against a white tray the shaded corner of a small dark red die is a dark spot, the
+    white pip on it a bright spot inside it: not a glint, which is on a black pip."""
+    dark_red = {"body": (30, 25, 120), "pips": (235, 235, 235)}
+    dice = [
+        synth.DieSpec(face, 60 + 100 * i, 240, size=28, angle=10 + 13 * i, **dark_red)
+        for i, face in enumerate(range(1, 7))
+    ]
+    scene = _tray(dice, "white-sheet", shadow=0.6, view_tilt=0.2, blur=0.6)
+    reading = read(synth.render(scene, np.random.default_rng(seed)), expected=6)
+    assert reading.values == [1, 2, 3, 4, 5, 6], reading.problems
