@@ -146,9 +146,9 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
     clear = _paths_clear(bgr, pips, ii, jj, fp)
     ii, jj = ii[clear], jj[clear]
     # The two pips of a 2 are the farthest apart of any face and, blurred, measure small:
-    # a round pip linked to nothing may reach further, to another such pip. Round, because
-    # in an oblique view a top pip and a side pip of one die can look like a 2.
-    alone = elong <= ROUND_PIP
+    # a pip linked to nothing may reach further, to another such pip. Both are `sure`: a
+    # glint may make a pip a little long, a side face seen edge-on makes it longer.
+    alone = np.ones(n, bool)
     alone[ii] = alone[jj] = False
     far = shaped & (d <= fp.two_link_distance * rmax) & alone[i] & alone[j]
     # Their faces may differ in shade: a 2's pips are far apart on its face.

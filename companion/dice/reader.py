@@ -222,10 +222,12 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     candidates = _completed(frame, candidates, pips, profile)
     found = [f for f in candidates if f.edge_score >= profile.dice.min_edge_score]
     # Where two faces overlap, they are one die's top face and a side face (oblique views):
-    # keep the top, whose pips are the roundest.
+    # keep the top, whose pips are the roundest. A lone pip off its die's middle counts as
+    # a little less round: it is as likely the corner of a die standing out from the tray.
     found.sort(
         key=lambda f: (
-            round(float(facefit.middle(pips.elongation[f.pips])) / 0.2),
+            round(float(facefit.middle(pips.elongation[f.pips])) / 0.2)
+            + (f.face == 1 and f.missing_pip),
             -len(f.pips),
             -_confidence(f, profile),
         )

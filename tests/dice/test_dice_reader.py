@@ -501,3 +501,17 @@ def test_white_pips_by_the_shaded_corner_of_a_small_dark_red_die_are_pips(seed):
     scene = _tray(dice, "white-sheet", shadow=0.6, view_tilt=0.2, blur=0.6)
     reading = read(synth.render(scene, np.random.default_rng(seed)), expected=6)
     assert reading.values == [1, 2, 3, 4, 5, 6], reading.problems
+
+
+@pytest.mark.parametrize("pips", [(40, 40, 190), (150, 60, 20)], ids=["red", "blue"])
+def test_glossy_coloured_pips_with_a_glint_still_make_twos(pips):
+    """A glint the colour of a white die's face makes its pip look a little long: the two
+    pips of a 2 still link, as they would look round."""
+    dice = [
+        synth.DieSpec(2, 90 + 115 * i, 240, 44, 8 + 19 * i, (235, 235, 235), pips, pip_glare=True)
+        for i in range(5)
+    ]
+    scene = _tray(dice, "felt-green")
+    for seed in range(3):
+        reading = read(synth.render(scene, np.random.default_rng(seed)), expected=5)
+        assert reading.values == [2] * 5, reading.problems
