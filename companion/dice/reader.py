@@ -127,7 +127,24 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
                     best = (score, parts)
         if best is not None:
             return best[1]
+    face = _without_odd(idx, pips, profile)
+    if face is not None:
+        return [face]
     return [idx]
+
+
+def _without_odd(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
+    """The face a cluster with no pattern makes without its pips of much less contrast than
+    the rest (a pip on a side face, dimmer in the shade, grouped with the top face's)."""
+    if len(idx) < 3:
+        return None
+    odd = pips.contrast[idx] < 0.75 * facefit.middle(pips.contrast[idx])
+    if not odd.any() or (~odd).sum() < 2:
+        return None
+    face = _face_of(idx[~odd], pips, profile)
+    if face is not None:
+        face.left_out = True
+    return face
 
 
 def _completed(frame, faces: list[facefit.Face], pips: pipfind.Pips, profile: Profile) -> list:
@@ -184,7 +201,7 @@ def _confidence(face: facefit.Face, profile: Profile) -> float:
     fit = max(0.0, 1.0 - face.residual / profile.faces.max_residual)
     if face.face <= 2:
         fit = 0.8  # one or two pips always fit: the edge check carries the weight
-    missing = 0.3 if face.missing_pip else 1.0
+    missing = 0.3 if face.missing_pip or face.left_out else 1.0
     return float(face.edge_score * (0.6 + 0.4 * fit) * missing)
 
 

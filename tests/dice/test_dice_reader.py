@@ -515,3 +515,18 @@ def test_glossy_coloured_pips_with_a_glint_still_make_twos(pips):
     for seed in range(3):
         reading = read(synth.render(scene, np.random.default_rng(seed)), expected=5)
         assert reading.values == [2] * 5, reading.problems
+
+
+def test_a_side_face_pip_grouped_with_a_small_six_is_left_out():
+    """Seen from the side, a small die's side face shows a pip beside its top face's pips,
+    dimmer in the shade, and grouped with them: without it the six pips still read, for a
+    check."""
+    dice = [
+        _die(6, 100 + 110 * i, 250, "orange", size=30, angle=angle)
+        for i, angle in enumerate((84, 0, 45, 20, 70))
+    ]
+    scene = _tray(dice, "felt-blue", view_tilt=0.33, keystone=0.068, blur=0.9, shadow=0.35)
+    for seed in range(3):
+        reading = read(synth.render(scene, np.random.default_rng(seed)), expected=5)
+        assert reading.values == [6] * 5, reading.problems
+        assert reading.status == CHECK  # a face read without one of its group's pips
