@@ -212,19 +212,20 @@ def _outline_steps(max_radius: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def _glint(colour, pip_bgr, face_bgr) -> np.ndarray:
-    """Which colour samples (n, 8, steps, 3) around dark pips are a glint, or a glint blurred
-    into the pip: nearer the face's colour than the pip's without being the face, they are
-    off the line from pip to face colour (where a pip's blurred rim lies) and greyer than
-    the face (a marbled face's swirls are of its colour). Only a coloured face tells them
-    apart: on an ivory die a glint is the face's colour."""
-    to_face = (face_bgr - pip_bgr)[:, None, None, :]
-    from_pip = colour - pip_bgr[:, None, None, :]
-    along = np.sum(from_pip * to_face, axis=3)
-    span2 = np.sum(to_face * to_face, axis=3)
-    off_line2 = np.sum(from_pip * from_pip, axis=3) - along**2 / np.maximum(span2, 1.0)
-    chroma = colour.max(axis=3) - colour.min(axis=3)
-    face_chroma = (face_bgr.max(axis=1) - face_bgr.min(axis=1))[:, None, None]
-    return (off_line2 >= _OFF_LINE**2 * span2) & (chroma <= 0.5 * face_chroma)
+    """Which colour samples (m, 3) by dark pips (m, 3) on faces (m, 3) are a glint, or a
+    glint blurred into the pip: nearer the face's colour than the pip's without being the
+    face, they are off the line from pip to face colour (where a pip's blurred rim lies) and
+    greyer than the face (a marbled face's swirls are of its colour). Only a coloured face
+    tells them apart: on an ivory die a glint is the face's colour."""
+    chroma = colour.max(axis=1) - colour.min(axis=1)
+    glint = chroma <= 0.5 * (face_bgr.max(axis=1) - face_bgr.min(axis=1))
+    to_face = (face_bgr - pip_bgr)[glint]
+    from_pip = (colour - pip_bgr)[glint]
+    along = np.sum(from_pip * to_face, axis=1)
+    span2 = np.sum(to_face * to_face, axis=1)
+    off_line2 = np.sum(from_pip * from_pip, axis=1) - along**2 / np.maximum(span2, 1.0)
+    glint[glint] = off_line2 >= _OFF_LINE**2 * span2
+    return glint
 
 
 def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
@@ -251,8 +252,16 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     # face is no glint on a dark spot).
     grey = np.ptp(pip_bgr, axis=1) <= 0.25 * np.ptp(face_bgr, axis=1)
     dark = np.flatnonzero(grey & ((pip_bgr - face_bgr) @ _LUMA < 0))
-    if len(dark):
-        out[dark] &= ~_glint(colour[dark], pip_bgr[dark], face_bgr[dark])
+    # Where a ray would end on a glint, it goes on past it: test only where each ray ends.
+    pip, ray = np.nonzero(out[dark].any(axis=2))
+    pip = dark[pip]
+    while len(pip):
+        step = out[pip, ray].argmax(axis=1)
+        glint = _glint(colour[pip, ray, step], pip_bgr[pip], face_bgr[pip])
+        pip, ray, step = pip[glint], ray[glint], step[glint]
+        out[pip, ray, step] = False
+        on = out[pip, ray].any(axis=1)  # rays that still end somewhere
+        pip, ray = pip[on], ray[on]
     met = out.any(axis=2)
     reach = np.where(met, steps[out.argmax(axis=2)] - 0.25, steps[-1] + 0.5)
     edge = reach[..., None] * _DIRS[None, :, :]  # outline points around the centre
