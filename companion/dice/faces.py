@@ -633,6 +633,10 @@ class _Ones(_Block):
         lopsided = (both & (np.abs(a - b) > 0.35 * (a + b))).any(axis=1)
         missing = met.any(axis=1) | lopsided
         missing |= ((~inside_pip).sum(axis=1) >= 2) | (at_corners.sum(axis=1) >= 3)
+        # Rays that leave the face at once, all round, saw no die's edge: the face around
+        # the pip is not of one colour (a glossy or marbled die), and tells nothing.
+        at_once = dist <= (2.0 * self.r + 2)[:, None]
+        missing |= at_once.sum(axis=1) >= 12
         for face, seen_as in zip(self.faces, _middles_of(at_corners).tolist(), strict=True):
             face.seen_as = seen_as
         # How square a 1's die looks, from its outline rather than from its pip, which a
