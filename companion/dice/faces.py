@@ -420,6 +420,10 @@ class _Probes:
             from_pip = _norms(colour - faces[:, 3:6])
             answer = (from_face > faces[:, 6]) & (from_pip < from_face)
         else:
+            # A lighter swirl of a strong colour is still the face, as on a path (above).
+            face = faces[:, :3]
+            strong = (face.max(axis=1) - face.min(axis=1)) > SATURATED * face.max(axis=1)
+            from_face[strong] = shade_distance(colour[strong], face[strong], darker=1.0)
             answer = from_face < faces[:, 3]
         ends = list(accumulate(len(pts) for pts, _ in todo))
         return [answer[e - len(pts) : e] for (pts, _), e in zip(todo, ends, strict=True)]
