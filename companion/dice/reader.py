@@ -23,6 +23,8 @@ from companion.dice.profile import Profile
 from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK, UNCERTAIN, Die, Reading
 
 ONE_PIP_RADIUS = 0.12  # a lone pip's radius, in die edges (it is often bigger)
+SIDE_FACE_ELONGATION = 1.25  # a side face's pips look this much longer than its top's
+SIDE_FACE_REACH = 1.3  # farthest a side face's middle lies from its top's, in die edges
 
 
 @lru_cache(maxsize=1)
@@ -205,6 +207,18 @@ def _confidence(face: facefit.Face, profile: Profile) -> float:
     return float(face.edge_score * (0.6 + 0.4 * fit) * missing)
 
 
+def _side_of(f: facefit.Face, top: facefit.Face, elongation: dict) -> bool:
+    """Is face `f` a side of the die whose top face is `top`? A camera looking down at a
+    slant sees the side of a die that faces it, just below its top face (more below it than
+    beside it), and its pips look clearly longer than the top's."""
+    down, across = f.centre[1] - top.centre[1], abs(f.centre[0] - top.centre[0])
+    return (
+        down > across
+        and elongation[id(f)] >= SIDE_FACE_ELONGATION * elongation[id(top)]
+        and math.dist(f.centre, top.centre) <= SIDE_FACE_REACH * max(_size(f), _size(top))
+    )
+
+
 def _size(face: facefit.Face) -> float:
     """The die's edge length implied by its pips."""
     return face.spacing / facefit.PIP_OFFSET
@@ -241,10 +255,10 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     # Where two faces overlap, they are one die's top face and a side face (oblique views):
     # keep the top, whose pips are the roundest. A lone pip off its die's middle counts as
     # a little less round: it is as likely the corner of a die standing out from the tray.
+    elongation = {id(f): float(facefit.middle(pips.elongation[f.pips])) for f in found}
     found.sort(
         key=lambda f: (
-            round(float(facefit.middle(pips.elongation[f.pips])) / 0.2)
-            + (f.face == 1 and f.missing_pip),
+            round(elongation[id(f)] / 0.2) + (f.face == 1 and f.missing_pip),
             -len(f.pips),
             -_confidence(f, profile),
         )
@@ -274,8 +288,12 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
         )
 
     cocked = [f for f in kept if is_cocked(f)]
+    # Side faces are dropped only now: they too show how the view squashes a die, above.
+    sides = [f for f in kept if any(_side_of(f, top, elongation) for top in kept)]
     dice: list[Die] = []
     for f in kept:
+        if any(f is side for side in sides):
+            continue
         conf = _confidence(f, profile)
         if conf < profile.dice.min_confidence:
             continue  # more likely not a die at all; a missed die shows in the count

@@ -572,3 +572,18 @@ def test_two_pips_of_a_marbled_three_are_no_sure_two():
         reading = read(synth.render(scene, np.random.default_rng(seed)), expected=6)
         three = min(reading.dice, key=lambda d: abs(d.centre[0] - 260))
         assert three.face == 3 or three.flagged, reading.dice
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_side_a_slanted_camera_sees_below_each_die_is_no_die(seed):
+    """A camera looking down at a slant sees the side of each die that faces it, below its
+    top face, with pips of its own: those pips look longer, and are no extra die."""
+    rng = np.random.default_rng(seed)
+    faces = [int(f) for f in rng.integers(1, 7, 8)]
+    dice = [
+        _die(face, 90 + 150 * (k % 4), 150 + 180 * (k // 4), size=60, angle=rng.uniform(0, 90))
+        for k, face in enumerate(faces)
+    ]
+    reading = read(synth.render(_tray(dice, "wood-light", view_tilt=0.55), rng), expected=8)
+    assert reading.values == sorted(faces), reading.problems
+    assert len(reading.dice) == 8
