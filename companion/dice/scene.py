@@ -25,8 +25,10 @@ def _median(small: np.ndarray) -> np.ndarray:
 def hand_in_view(bgr: np.ndarray, p: SceneParams) -> bool:
     """A hand: one skin-coloured region, unlike the tray, covering `hand_area` of the frame.
     Skin-coloured wood is not a hand: skin must also differ from the frame's dominant colour."""
+    # Sampled rather than averaged down: a hand is big, and averaging took longer than the
+    # rest of this check.
     small = cv2.resize(
-        bgr, (bgr.shape[1] // _SHRINK, bgr.shape[0] // _SHRINK), interpolation=cv2.INTER_AREA
+        bgr, (bgr.shape[1] // _SHRINK, bgr.shape[0] // _SHRINK), interpolation=cv2.INTER_LINEAR
     )
     ycc = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
     skin = cv2.inRange(ycc, (40, 136, 77), (250, 180, 127))
