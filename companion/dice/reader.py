@@ -107,8 +107,9 @@ def _with_weak(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit
 
 
 def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> list:
-    """The faces one group of pips makes: one face, two touching faces, or an unreadable
-    cluster (returned as the index array itself)."""
+    """The faces one group of pips makes: one face, two touching faces, a top face whose
+    group took in pips of the side below it, or an unreadable cluster (returned as the index
+    array itself)."""
     if facefit.middle(pips.elongation[idx]) > profile.faces.max_pip_elongation:
         return []  # a side face seen at a grazing angle, not a top face
     face = _face_of(idx, pips, profile)
@@ -123,10 +124,19 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
             # The second half is only worth fitting when the first half fits.
             first = _face_of(idx[a], pips, profile)
             parts = [first, None if first is None else _face_of(idx[b], pips, profile)]
-            if all(p is not None for p in parts) and _apart(*parts):
-                score = sum(p.residual for p in parts) + 0.2 * sum(p.face == 1 for p in parts)
-                if best is None or score < best[0]:
-                    best = (score, parts)
+            if any(p is None for p in parts):
+                continue
+            if not _apart(*parts):
+                # Not two dice; but one die's top face and the side below it may be.
+                el = [float(facefit.middle(pips.elongation[p.pips])) for p in parts]
+                top = [k for k in (0, 1) if _side_of(parts[1 - k], parts[k], el[1 - k], el[k])]
+                if not top:
+                    continue
+                parts = [parts[top[0]]]
+            score = sum(p.residual + _unlike(p.pips, pips) for p in parts)
+            score += 0.2 * sum(p.face == 1 for p in parts)
+            if best is None or score < best[0]:
+                best = (score, parts)
         if best is not None:
             return best[1]
     face = _without_odd(idx, pips, profile)
@@ -147,6 +157,13 @@ def _without_odd(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facef
     if face is not None:
         face.left_out = True
     return face
+
+
+def _unlike(idx: np.ndarray, pips: pipfind.Pips) -> float:
+    """How much the pips of one face differ in size and shape (a face's pips are alike; a
+    side face's, seen at a slant, are smaller and longer than its top face's)."""
+    r, el = pips.r[idx], pips.elongation[idx]
+    return float(np.ptp(r) / r.mean() + np.ptp(el) / el.mean())
 
 
 def _completed(frame, faces: list[facefit.Face], pips: pipfind.Pips, profile: Profile) -> list:
@@ -207,14 +224,14 @@ def _confidence(face: facefit.Face, profile: Profile) -> float:
     return float(face.edge_score * (0.6 + 0.4 * fit) * missing)
 
 
-def _side_of(f: facefit.Face, top: facefit.Face, elongation: dict) -> bool:
+def _side_of(f: facefit.Face, top: facefit.Face, el_f: float, el_top: float) -> bool:
     """Is face `f` a side of the die whose top face is `top`? A camera looking down at a
     slant sees the side of a die that faces it, just below its top face (more below it than
     beside it), and its pips look clearly longer than the top's."""
     down, across = f.centre[1] - top.centre[1], abs(f.centre[0] - top.centre[0])
     return (
         down > across
-        and elongation[id(f)] >= SIDE_FACE_ELONGATION * elongation[id(top)]
+        and el_f >= SIDE_FACE_ELONGATION * el_top
         and math.dist(f.centre, top.centre) <= SIDE_FACE_REACH * max(_size(f), _size(top))
     )
 
@@ -289,7 +306,11 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
 
     cocked = [f for f in kept if is_cocked(f)]
     # Side faces are dropped only now: they too show how the view squashes a die, above.
-    sides = [f for f in kept if any(_side_of(f, top, elongation) for top in kept)]
+    sides = [
+        f
+        for f in kept
+        if any(_side_of(f, top, elongation[id(f)], elongation[id(top)]) for top in kept)
+    ]
     dice: list[Die] = []
     for f in kept:
         if any(f is side for side in sides):

@@ -587,3 +587,30 @@ def test_the_side_a_slanted_camera_sees_below_each_die_is_no_die(seed):
     reading = read(synth.render(_tray(dice, "wood-light", view_tilt=0.55), rng), expected=8)
     assert reading.values == sorted(faces), reading.problems
     assert len(reading.dice) == 8
+
+
+@pytest.mark.parametrize("side_elongation, faces", [(1.5, [4]), (1.05, None)])
+def test_a_top_face_grouped_with_the_side_below_it_is_read_alone(side_elongation, faces):
+    """A 4 seen at a slant, grouped with two pips of the side below it: six pips with no
+    pattern, and no two dice either (too close). If the two look clearly longer than the
+    top's, they are its side, and the 4 is read without them; if not, nothing is."""
+    from companion.dice.pips import Pips
+    from companion.dice.reader import _faces_of_group, default_profile
+
+    top = [[100, 100], [120, 100], [100, 120], [120, 120]]
+    xy = np.array([*top, [106, 131], [114, 131]], float)
+    pips = Pips(
+        xy=xy,
+        r=np.array([3.0] * 4 + [2.6] * 2),
+        polarity=-np.ones(6),
+        contrast=np.full(6, 150.0),
+        elongation=np.array([1.05] * 4 + [side_elongation] * 2),
+        face_bgr=np.tile([200.0, 220.0, 230.0], (6, 1)),
+        pip_bgr=np.tile([30.0, 30.0, 30.0], (6, 1)),
+        weak=np.zeros(6, bool),
+    )
+    read_as = _faces_of_group(np.arange(6), pips, default_profile())
+    got = None if isinstance(read_as[0], np.ndarray) else [f.face for f in read_as]
+    assert got == faces
+    if faces:
+        assert sorted(read_as[0].pips.tolist()) == [0, 1, 2, 3]
