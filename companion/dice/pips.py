@@ -308,6 +308,24 @@ def _nonzero(mask: np.ndarray) -> np.ndarray:
     return np.column_stack([xs[hit], ys[hit]])
 
 
+def _with_siblings(which, glint, xy, r, polarity, pip_bgr) -> np.ndarray:
+    """Those spots `which` that have two or more spots like them nearby, of their size,
+    polarity and colour, and on no dark spot (not `glint`): pips of one face, each on a
+    small dark die's face, not a glint on a pip."""
+    if not len(which):
+        return which
+    gap = np.hypot(*(xy[which, None, :] - xy[None, :, :]).transpose(2, 0, 1))
+    alike = (
+        (gap > 0)
+        & (gap < 10 * r[which, None])
+        & (np.abs(r[None, :] - r[which, None]) < 0.3 * r[which, None])
+        & (polarity[None, :] == polarity[which, None])
+        & (np.linalg.norm(pip_bgr[None, :] - pip_bgr[which, None], axis=2) < 60)
+        & ~glint[None, :]
+    )
+    return which[alike.sum(axis=1) >= 2]
+
+
 def find(bgr: np.ndarray, p: PipParams) -> Pips:
     """Pips are peaks of the top-hat response; each one's size comes from where the response
     falls to half its height, so a pip inside a die that itself stands out still has its own
@@ -420,6 +438,7 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     size = (sr[b] >= 2 * sr[a]) & (sr[b] <= 3.5 * sr[a])
     grey = (np.ptp(pip_bgr, axis=1) <= 0.2 * contrast)[strong[b]]
     glint[a[(sp[a] > sp[b]) & size & (d < sr[b]) & ~weak[strong[b]] & grey]] = True
+    glint[_with_siblings(np.flatnonzero(glint), glint, sx, sr, sp, pip_bgr[strong])] = False
     # A spot that would suppress a smaller spot of the other polarity on its own colour is
     # the shaded corner of a small die standing out from the tray, not a pip: the spot on
     # it is the pip.

@@ -614,3 +614,19 @@ def test_a_top_face_grouped_with_the_side_below_it_is_read_alone(side_elongation
     assert got == faces
     if faces:
         assert sorted(read_as[0].pips.tolist()) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    ("body", "seed"), [((30, 30, 30), 3), ((50, 20, 20), 1), ((50, 20, 20), 3)]
+)
+def test_a_white_pip_on_a_small_black_die_s_shaded_corner_is_no_glint(body, seed):
+    """On a small black or dark blue die against a white tray the shaded corner is a dark
+    spot, and the corner pip of a 5 a bright spot inside it, as a glint is inside a black
+    pip. But that pip has others like it around it, on the die's face: it is a pip."""
+    dice = [
+        synth.DieSpec(face, 60 + 100 * i, 240, 26, 10 + 13 * i, body, (235, 235, 235))
+        for i, face in enumerate(range(1, 7))
+    ]
+    scene = _tray(dice, "white-sheet", shadow=0.6, view_tilt=0.2, blur=0.6)
+    reading = read(synth.render(scene, np.random.default_rng(seed)), expected=6)
+    assert reading.values == [1, 2, 3, 4, 5, 6], reading.problems
