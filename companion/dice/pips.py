@@ -308,6 +308,15 @@ def _nonzero(mask: np.ndarray) -> np.ndarray:
     return np.column_stack([xs[hit], ys[hit]])
 
 
+def _corners(a, b, face_bgr, pip_bgr, contrast) -> np.ndarray:
+    """For pairs of spots of the other polarity, each `a` big enough to suppress its
+    smaller neighbour `b`: is `a` the shaded corner of a small die standing out from the
+    tray, and `b` the pip on it? So if `a` has the colour of `b`'s face, or a shade of it
+    darker (the corner is in shade); a pip lighter than the face around the other spot (a
+    white pip beside a black die's corner, on a grey tray) is no corner."""
+    return shade_distance(face_bgr[b], pip_bgr[a], darker=1.0) < 0.25 * contrast[a]
+
+
 def _with_siblings(which, glint, xy, r, polarity, pip_bgr) -> np.ndarray:
     """Those spots `which` that have two or more spots like them nearby, of their size,
     polarity and colour, and on no dark spot (not `glint`): pips of one face, each on a
@@ -439,15 +448,9 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     grey = (np.ptp(pip_bgr, axis=1) <= 0.2 * contrast)[strong[b]]
     glint[a[(sp[a] > sp[b]) & size & (d < sr[b]) & ~weak[strong[b]] & grey]] = True
     glint[_with_siblings(np.flatnonzero(glint), glint, sx, sr, sp, pip_bgr[strong])] = False
-    # A spot that would suppress a smaller spot of the other polarity on its own colour is
-    # the shaded corner of a small die standing out from the tray, not a pip: the spot on
-    # it is the pip.
     sa, sb = strong[a], strong[b]
-    holds = (sp[a] != sp[b]) & (d < 1.8 * sr[a] + 0.5) & (sr[a] < 2 * sr[b]) & (sr[a] > sr[b])
-    holds[holds] = (
-        shade_distance(face_bgr[sb[holds]], pip_bgr[sa[holds]]) < 0.25 * contrast[sa[holds]]
-    )
-    glint[a[holds]] = True
+    near = (sp[a] != sp[b]) & (d < 1.8 * sr[a] + 0.5) & (sr[a] < 2 * sr[b]) & (sr[a] > sr[b])
+    glint[a[near][_corners(sa[near], sb[near], face_bgr, pip_bgr, contrast)]] = True
     both = ~glint[a] & ~glint[b]
     renumber = np.cumsum(~glint) - 1
     strong, sr, sp = strong[~glint], sr[~glint], sp[~glint]

@@ -630,3 +630,19 @@ def test_a_white_pip_on_a_small_black_die_s_shaded_corner_is_no_glint(body, seed
     scene = _tray(dice, "white-sheet", shadow=0.6, view_tilt=0.2, blur=0.6)
     reading = read(synth.render(scene, np.random.default_rng(seed)), expected=6)
     assert reading.values == [1, 2, 3, 4, 5, 6], reading.problems
+
+
+def test_a_white_pip_beside_a_black_die_s_corner_is_not_taken_for_the_corner():
+    """A spot that would suppress a smaller one of the other polarity is a small die's
+    shaded corner when it has the colour (or a darker shade) of the face around the other:
+    then the other is the pip on it. A white pip is lighter than any shade of the grey tray
+    around a black die's corner beside it: it is a pip, not a corner."""
+    from companion.dice.pips import _corners
+
+    # Spots: 0 a black die's shaded corner, 1 the white pip on that die, 2 a white pip,
+    # 3 the black corner of a die (on a grey tray) beside the pip.
+    face_bgr = np.array([[130, 132, 136], [60, 60, 62], [40, 40, 42], [128, 132, 136]], float)
+    pip_bgr = np.array([[40, 40, 42], [240, 240, 238], [246, 244, 243], [30, 30, 32]], float)
+    contrast = np.linalg.norm(pip_bgr - face_bgr, axis=1)
+    corner = _corners(np.array([0, 2]), np.array([1, 3]), face_bgr, pip_bgr, contrast)
+    assert corner.tolist() == [True, False]
