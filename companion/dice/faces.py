@@ -39,7 +39,7 @@ class Face:
     contrast: float = 0.0
     missing_pip: bool = False  # something pip-like where the pattern has no pip
     seen_as: int = 0  # what the pips seen around it (but not found) make it: a 3 or 5
-    left_out: bool = False  # fitted without pips of its group unlike the rest
+    doubtful: bool = False  # read leaving out pips of its group, or with a doubtful one
 
 
 def middle(values: np.ndarray) -> np.ndarray:

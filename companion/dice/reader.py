@@ -139,10 +139,38 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
                 best = (score, parts)
         if best is not None:
             return best[1]
-    face = _without_odd(idx, pips, profile)
+    face = _without_odd(idx, pips, profile) or _with_doubtful(idx, pips, profile)
     if face is not None:
         return [face]
     return [idx]
+
+
+def _with_doubtful(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
+    """The face a cluster with no pattern makes with the one spot beside it of its pips'
+    polarity and colour that it lacks, however long or by the rim (a corner pip that merges
+    with the die's dark edge), flagged for a check."""
+    if not 3 <= len(idx) <= 5:
+        return None
+    centre = pips.xy[idx].mean(axis=0)
+    reach = np.hypot(*(pips.xy[idx] - centre).T).max()
+    r = float(facefit.middle(pips.r[idx]))
+    beside = (
+        (np.hypot(*(pips.xy - centre).T) <= 1.6 * reach)
+        & (pips.polarity == pips.polarity[idx[0]])
+        & (pips.r >= 0.6 * r)
+        & (pips.r <= 1.8 * r)
+        & (
+            np.linalg.norm(pips.pip_bgr - facefit.middle(pips.pip_bgr[idx]), axis=1)
+            <= 2 * profile.faces.colour_tolerance
+        )
+    )
+    beside[idx] = False
+    if beside.sum() != 1:
+        return None
+    face = _face_of(np.concatenate([idx, np.flatnonzero(beside)]), pips, profile)
+    if face is not None:
+        face.doubtful = True
+    return face
 
 
 def _without_odd(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
@@ -155,7 +183,7 @@ def _without_odd(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facef
         return None
     face = _face_of(idx[~odd], pips, profile)
     if face is not None:
-        face.left_out = True
+        face.doubtful = True
     return face
 
 
@@ -220,7 +248,7 @@ def _confidence(face: facefit.Face, profile: Profile) -> float:
     fit = max(0.0, 1.0 - face.residual / profile.faces.max_residual)
     if face.face <= 2:
         fit = 0.8  # one or two pips always fit: the edge check carries the weight
-    missing = 0.3 if face.missing_pip or face.left_out else 1.0
+    missing = 0.3 if face.missing_pip or face.doubtful else 1.0
     return float(face.edge_score * (0.6 + 0.4 * fit) * missing)
 
 

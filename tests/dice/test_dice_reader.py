@@ -646,3 +646,32 @@ def test_a_white_pip_beside_a_black_die_s_corner_is_not_taken_for_the_corner():
     contrast = np.linalg.norm(pip_bgr - face_bgr, axis=1)
     corner = _corners(np.array([0, 2]), np.array([1, 3]), face_bgr, pip_bgr, contrast)
     assert corner.tolist() == [True, False]
+
+
+@pytest.mark.parametrize(
+    ("beside", "faces"), [([[120, 120]], [5]), ([[120, 120], [90, 110]], None)]
+)
+def test_a_cluster_short_of_a_long_pip_by_the_rim_is_read_with_it_for_a_check(beside, faces):
+    """Four pips of a 5, its fourth corner pip merged with the die's dark rim: measured long
+    and by the rim, it joined no group. The one spot like them beside the cluster completes
+    it, for a check; with two such spots, which one is anyone's guess."""
+    from companion.dice.pips import Pips
+    from companion.dice.reader import _faces_of_group, default_profile
+
+    xy = np.array([[100, 100], [120, 100], [110, 110], [100, 120], *beside], float)
+    n = len(xy)
+    pips = Pips(
+        xy=xy,
+        r=np.array([3.0] * 4 + [4.0] * (n - 4)),
+        polarity=-np.ones(n),
+        contrast=np.full(n, 150.0),
+        elongation=np.array([1.05] * 4 + [1.9] * (n - 4)),
+        face_bgr=np.tile([40.0, 90.0, 120.0], (n, 1)),
+        pip_bgr=np.tile([5.0, 10.0, 20.0], (n, 1)),
+        weak=np.array([False] * 4 + [True] * (n - 4)),
+    )
+    read_as = _faces_of_group(np.arange(4), pips, default_profile())
+    got = None if isinstance(read_as[0], np.ndarray) else [f.face for f in read_as]
+    assert got == faces
+    if faces:
+        assert read_as[0].doubtful  # flagged when read
