@@ -449,8 +449,8 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     glint[a[(sp[a] > sp[b]) & size & (d < sr[b]) & ~weak[strong[b]] & grey]] = True
     glint[_with_siblings(np.flatnonzero(glint), glint, sx, sr, sp, pip_bgr[strong])] = False
     sa, sb = strong[a], strong[b]
-    near = (sp[a] != sp[b]) & (d < 1.8 * sr[a] + 0.5) & (sr[a] < 2 * sr[b]) & (sr[a] > sr[b])
-    glint[a[near][_corners(sa[near], sb[near], face_bgr, pip_bgr, contrast)]] = True
+    holds = (sp[a] != sp[b]) & (d < 1.8 * sr[a] + 0.5) & (sr[a] < 2 * sr[b]) & (sr[a] > sr[b])
+    glint[a[holds][_corners(sa[holds], sb[holds], face_bgr, pip_bgr, contrast)]] = True
     both = ~glint[a] & ~glint[b]
     renumber = np.cumsum(~glint) - 1
     strong, sr, sp = strong[~glint], sr[~glint], sp[~glint]
