@@ -189,13 +189,14 @@ def _ring_agreement(ring_bgr: np.ndarray, pip_bgr: np.ndarray):
 def _crowded(xy, r, pip_bgr, face_bgr, which: np.ndarray, p: PipParams) -> np.ndarray:
     """Indices of the spots `which` (a mask) that have another spot of their colour and
     size where their ring would cross it."""
-    mine = np.flatnonzero(which)
-    gap = np.hypot(*(xy[mine, None, :] - xy[None, :, :]).transpose(2, 0, 1))  # (mine, all)
-    size = np.abs(r[mine, None] - r[None, :])
-    a, b = np.nonzero(
-        (gap < (p.ring_scale + 1) * r[mine, None] + 1.5) & (gap > 0) & (size < 0.5 * r[mine, None])
-    )
-    ia, ib = mine[a], b
+    if not which.any():
+        return np.zeros(0, np.intp)
+    reach = (p.ring_scale + 1) * r + 1.5
+    a, b = _close_pairs(xy, float(reach[which].max()))
+    a, b = a[which[a]], b[which[a]]
+    gap = np.hypot(*(xy[a] - xy[b]).T)
+    near = (gap < reach[a]) & (gap > 0) & (np.abs(r[a] - r[b]) < 0.5 * r[a])
+    ia, ib = a[near], b[near]
     alike = np.linalg.norm(pip_bgr[ia] - pip_bgr[ib], axis=1) < 0.5 * np.linalg.norm(
         pip_bgr[ia] - face_bgr[ia], axis=1
     )
