@@ -23,6 +23,7 @@ from companion.dice.profile import Profile
 from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK, UNCERTAIN, Die, Reading
 
 ONE_PIP_RADIUS = 0.12  # a lone pip's radius, in die edges (it is often bigger)
+ROUND_OR_GLARED = (1.55, 2.0)  # longest, biggest (times its face's) a pip with glare looks
 SIDE_FACE_ELONGATION = 1.25  # a side face's pips look this much longer than its top's
 SIDE_FACE_REACH = 1.3  # farthest a side face's middle lies from its top's, in die edges
 
@@ -77,15 +78,17 @@ def _face_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.F
     return facefit.Face(n, idx, centre, spacing, angle, residual, squash)
 
 
-def _like(own: np.ndarray, pips: pipfind.Pips, profile: Profile) -> np.ndarray:
+def _like(own: np.ndarray, pips: pipfind.Pips, profile: Profile, shape=None) -> np.ndarray:
     """Pips that may join the face of pips `own`: seen from above (a pip on a side face
-    looks long), of its polarity, size and colour."""
+    looks long), of its polarity, size and colour. `shape` is (longest, biggest) such a pip
+    may look: round and at most 1.6 times as big by default."""
     r = float(facefit.middle(pips.r[own]))
+    longest, biggest = shape or (facefit.ROUND_PIP, 1.6)
     return (
-        (pips.elongation <= facefit.ROUND_PIP)
+        (pips.elongation <= longest)
         & (pips.polarity == pips.polarity[own[0]])
         & (pips.r >= 0.6 * r)
-        & (pips.r <= 1.6 * r)
+        & (pips.r <= biggest * r)
         & (
             np.linalg.norm(pips.pip_bgr - facefit.middle(pips.pip_bgr[own]), axis=1)
             <= 2 * profile.faces.colour_tolerance
@@ -235,12 +238,23 @@ def _refit(face: facefit.Face, pips: pipfind.Pips, profile: Profile) -> facefit.
         placed = np.hypot(*(pips.xy - face.centre).T) <= 1.8 * face.spacing
     near = placed & _like(own, pips, profile)
     near[own] = False
+    doubtful = False
+    if face.face == 1 and not near.any():
+        # A 2 whose other pip a streak of glare makes look long or big (the two are as far
+        # apart as a 2's): for a check. Not a pip below it, which a slanted view shows on
+        # the die's side (the pip below pairs up with this one, above it, just as well).
+        dx, dy = (pips.xy - face.centre).T
+        placed = (np.hypot(dx, dy) <= 0.85 * _size(face)) & (dy <= np.abs(dx))
+        near = placed & _like(own, pips, profile, ROUND_OR_GLARED)
+        near[own] = False
+        doubtful = True
     if not near.any() or len(own) + int(near.sum()) > 6:
         return None
     whole = _face_of(np.concatenate([own, np.flatnonzero(near)]), pips, profile)
     # A face spread wider than its pips allow spans two dice.
     if whole is None or whole.spacing > 4.5 * float(facefit.middle(pips.r[own])):
         return None
+    whole.doubtful = doubtful
     return whole
 
 
