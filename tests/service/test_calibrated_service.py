@@ -117,6 +117,7 @@ def test_calibration_on_the_host_page_takes_effect_without_a_restart(tmp_path, s
     assert wait_for(lambda: service.rolls.latest_image() is not None)
     height, width = service.rolls.latest_image().shape[:2]
     phone = host(running.base, running.pin)
+    assert wait_for(lambda: service.simulator.oled_png())  # the panel has drawn its first screen
     assert not _oled_shows_guide(service)
 
     status, body = phone.post("/api/host/calibration/start", {"step": "frame"})
