@@ -22,6 +22,7 @@ _PEAK = np.ones((5, 5), np.uint8)
 _LUMA = np.array([0.114, 0.587, 0.299])
 _TIGHT_RING = (1.25, 1.0)  # (times a pip's radius, plus pixels)
 _TIGHT_MIN_RADIUS = 1.8  # px
+_SIBLING_COLOUR = 60.0  # farthest apart the colours of two pips of one face look
 _OFF_LINE = 0.25  # a colour this far (times pip-face contrast) off pip and face is neither
 SHADE = 1.8  # brightest/dimmest one die's face looks (uneven light, marbling)
 _AROUND_Y, _AROUND_X = (a.ravel() for a in np.mgrid[-1:2, -1:2])  # 3x3, row by row
@@ -330,7 +331,7 @@ def _with_siblings(which, glint, xy, r, polarity, pip_bgr) -> np.ndarray:
         & (gap < 10 * r[which, None])
         & (np.abs(r[None, :] - r[which, None]) < 0.3 * r[which, None])
         & (polarity[None, :] == polarity[which, None])
-        & (np.linalg.norm(pip_bgr[None, :] - pip_bgr[which, None], axis=2) < 60)
+        & (np.linalg.norm(pip_bgr[None, :] - pip_bgr[which, None], axis=2) < _SIBLING_COLOUR)
         & ~glint[None, :]
     )
     return which[alike.sum(axis=1) >= 2]
