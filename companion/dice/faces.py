@@ -630,6 +630,9 @@ class _Ones(_Block):
         good &= ~((n >= 12) & (second_last > 3.0 * ordered[:, 1]))[:, None]
         like_ahead, face_beyond, inside_pip, at_corners = (probes.result(h) for h in self.asked)
         met = np.isfinite(near) & like_ahead.any(axis=2) & face_beyond
+        # A ray that meets no face before it stops is still on the pip (past a glint on it,
+        # which made the pip measure small), not at another pip.
+        met &= near > (1.3 * self.r + 1)[:, None]
         # A 1 sits in the middle of its face: opposite edges are as far. A pip whose face
         # extends much further on one side is a corner pip of a face whose others hid.
         both = finite[:, :8] & finite[:, 8:]

@@ -702,3 +702,19 @@ def test_a_lone_pip_pairs_with_a_glared_pip_as_far_as_a_two_s_but_not_below(part
     assert (whole.face if whole else None) == refit
     if whole:
         assert whole.doubtful
+
+
+@pytest.mark.parametrize("style", ["ivory", "white"])
+def test_ones_with_a_glint_are_read_for_sure(style):
+    """A glint on a 1's pip makes the pip measure small: looking out from just past that
+    small outline, a ray is still on the pip's far side. That is no other pip beside it, and
+    the 1 needs no check."""
+    dice = [
+        _die(1, 90 + 115 * i, 240, style, size=48, angle=10 + 17 * i, pip_glare=True)
+        for i in range(5)
+    ]
+    for seed in range(2):
+        frame = synth.render(_tray(dice, "wood-light"), np.random.default_rng(seed))
+        reading = read(frame, expected=5)
+        assert reading.status == OK, reading.problems
+        assert reading.values == [1] * 5
