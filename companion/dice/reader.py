@@ -245,6 +245,11 @@ def _refit(face: facefit.Face, pips: pipfind.Pips, profile: Profile) -> facefit.
         # the die's side (the pip below pairs up with this one, above it, just as well).
         dx, dy = (pips.xy - face.centre).T
         placed = (np.hypot(dx, dy) <= 0.85 * _size(face)) & (dy <= np.abs(dx))
+        # on a face of its face's colour (a shade of it), not a neighbour's
+        placed &= (
+            pipfind.shade_distance(pips.face_bgr, pips.face_bgr[own[0]])
+            <= profile.faces.colour_tolerance
+        )
         near = placed & _like(own, pips, profile, ROUND_OR_GLARED)
         near[own] = False
         doubtful = True
