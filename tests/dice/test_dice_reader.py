@@ -677,11 +677,19 @@ def test_a_cluster_short_of_a_long_pip_by_the_rim_is_read_with_it_for_a_check(be
         assert read_as[0].doubtful  # flagged when read
 
 
-@pytest.mark.parametrize(("partner", "refit"), [((114, 97), 2), ((104, 128), None)])
-def test_a_lone_pip_pairs_with_a_glared_pip_as_far_as_a_two_s_but_not_below(partner, refit):
+GREEN, IVORY = (60.0, 120.0, 20.0), (200.0, 228.0, 238.0)
+
+
+@pytest.mark.parametrize(
+    ("partner", "partner_face", "refit"),
+    [((114, 97), GREEN, 2), ((104, 128), GREEN, None), ((114, 97), IVORY, None)],
+)
+def test_a_lone_pip_pairs_with_a_glared_pip_as_far_as_a_two_s_but_not_below(
+    partner, partner_face, refit
+):
     """A 2 whose other pip a streak of glare makes look big and long reads as a 1 with
     something beside it. The 1 is refitted as a 2 with that pip, for a check; not with a pip
-    below it, which in a slanted view lies on the die's side."""
+    below it, which in a slanted view lies on the die's side, nor with one on another die."""
     from companion.dice.pips import Pips
     from companion.dice.reader import _face_of, _refit, default_profile
 
@@ -691,7 +699,7 @@ def test_a_lone_pip_pairs_with_a_glared_pip_as_far_as_a_two_s_but_not_below(part
         polarity=-np.ones(2),
         contrast=np.full(2, 250.0),
         elongation=np.array([1.04, 1.48]),
-        face_bgr=np.tile([60.0, 120.0, 20.0], (2, 1)),
+        face_bgr=np.array([GREEN, partner_face]),
         pip_bgr=np.tile([215.0, 225.0, 220.0], (2, 1)),
         weak=np.zeros(2, bool),
     )
