@@ -48,14 +48,19 @@ def set_hidden(page, hidden: bool) -> None:
     )
 
 
-def decode_qr(png: bytes) -> str:
-    """What a phone's camera reads from a QR code on screen."""
+def read_qr(element, timeout: float = 5.0) -> str:
+    """What a phone's camera reads from a QR code on screen, once the browser has painted
+    it (an image can be loaded a moment before it is drawn)."""
     import cv2
     import numpy as np
 
-    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
-    text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
-    return text
+    deadline = time.monotonic() + timeout
+    while True:
+        image = cv2.imdecode(np.frombuffer(element.screenshot(), np.uint8), cv2.IMREAD_GRAYSCALE)
+        text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+        if text or time.monotonic() > deadline:
+            return text
+        time.sleep(0.1)
 
 
 def shot(page, name: str, full_page: bool = False) -> None:
@@ -99,7 +104,7 @@ def test_a_three_player_game_in_chromium(live_server, browser, data_dir):
     assert all(urlsplit(j).path.startswith("/join/") for j in joins)
     assert host.locator("#seats img.qr").count() == 3
     wait_until(host, "[...document.querySelectorAll('#seats img.qr')].every(i => i.naturalWidth)")
-    assert decode_qr(host.locator("#seats img.qr").nth(1).screenshot()) == joins[1]
+    assert read_qr(host.locator("#seats img.qr").nth(1)) == joins[1]
     shot(host, "host-setup", full_page=True)
 
     table = table_context.new_page()
