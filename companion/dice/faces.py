@@ -76,6 +76,11 @@ def _union_find_groups(n: int, pairs: list[tuple[int, int]]) -> list[np.ndarray]
     return [np.array(g) for g in groups.values()]
 
 
+def _strong(face_bgr: np.ndarray) -> np.ndarray:
+    """Which face colours (n, 3) are of a strong colour, whose lighter shades are swirls."""
+    return (face_bgr.max(axis=1) - face_bgr.min(axis=1)) > SATURATED * face_bgr.max(axis=1)
+
+
 def _paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams) -> np.ndarray:
     """For each pair of pips, is the straight path between them all face (no gap, seam or
     background)? Every path is sampled about every 1.5 px, skipping each pip's blurred rim."""
@@ -106,8 +111,7 @@ def _paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams
     colour = np.linalg.norm(seen - face[pair], axis=1)
     # On a die of a strong colour, a lighter swirl of that colour (a marbled die) is still
     # its face; the tray is of another colour, the seam between two dice darker.
-    strong = (face.max(axis=1) - face.min(axis=1)) > SATURATED * face.max(axis=1)
-    on = strong[pair]
+    on = _strong(face)[pair]
     colour[on] = shade_distance(seen[on], face[pair][on], darker=1.0)
     worst = np.zeros(len(todo), np.float32)
     np.maximum.at(worst, pair, colour)
@@ -422,7 +426,7 @@ class _Probes:
         else:
             # A lighter swirl of a strong colour is still the face, as on a path (above).
             face = faces[:, :3]
-            strong = (face.max(axis=1) - face.min(axis=1)) > SATURATED * face.max(axis=1)
+            strong = _strong(face)
             from_face[strong] = shade_distance(colour[strong], face[strong], darker=1.0)
             answer = from_face < faces[:, 3]
         ends = list(accumulate(len(pts) for pts, _ in todo))

@@ -252,8 +252,8 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     out = nearer_face & (steps[None, None, :] > 0.5 * r0[:, None, None])
     # Glints are on dark, grey pips of coloured dice (a white pip in the shade of a glossy
     # face is no glint on a dark spot).
-    grey = np.ptp(pip_bgr, axis=1) <= 0.25 * np.ptp(face_bgr, axis=1)
-    dark = np.flatnonzero(grey & ((pip_bgr - face_bgr) @ _LUMA < 0))
+    grey_on_colour = np.ptp(pip_bgr, axis=1) <= 0.25 * np.ptp(face_bgr, axis=1)
+    dark = np.flatnonzero(grey_on_colour & ((pip_bgr - face_bgr) @ _LUMA < 0))
     # Where a ray would end on a glint, it goes on past it: test only where each ray ends.
     pip, ray = np.nonzero(out[dark].any(axis=2))
     pip = dark[pip]

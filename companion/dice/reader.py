@@ -156,17 +156,8 @@ def _with_doubtful(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> fac
         return None
     centre = pips.xy[idx].mean(axis=0)
     reach = np.hypot(*(pips.xy[idx] - centre).T).max()
-    r = float(facefit.middle(pips.r[idx]))
-    beside = (
-        (np.hypot(*(pips.xy - centre).T) <= 1.6 * reach)
-        & (pips.polarity == pips.polarity[idx[0]])
-        & (pips.r >= 0.6 * r)
-        & (pips.r <= 1.8 * r)
-        & (
-            np.linalg.norm(pips.pip_bgr - facefit.middle(pips.pip_bgr[idx]), axis=1)
-            <= 2 * profile.faces.colour_tolerance
-        )
-    )
+    beside = np.hypot(*(pips.xy - centre).T) <= 1.6 * reach
+    beside &= _like(idx, pips, profile, (math.inf, 1.8))
     beside[idx] = False
     if beside.sum() != 1:
         return None
@@ -352,15 +343,10 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
         )
 
     cocked = [f for f in kept if is_cocked(f)]
-    # Side faces are dropped only now: they too show how the view squashes a die, above.
-    sides = [
-        f
-        for f in kept
-        if any(_side_of(f, top, elongation[id(f)], elongation[id(top)]) for top in kept)
-    ]
     dice: list[Die] = []
     for f in kept:
-        if any(f is side for side in sides):
+        # Side faces are dropped only now: they too show how the view squashes a die, above.
+        if any(_side_of(f, top, elongation[id(f)], elongation[id(top)]) for top in kept):
             continue
         conf = _confidence(f, profile)
         if conf < profile.dice.min_confidence:
