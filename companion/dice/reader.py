@@ -220,9 +220,11 @@ def _refit(face: facefit.Face, pips: pipfind.Pips, profile: Profile) -> facefit.
         return None  # in an oblique view, the pip left out may be on a side face
     if face.face == 2:
         # Two pips of a 3 (its middle and a corner) read as a 2: the other corner lies in
-        # line with them, as far again.
+        # line with them, as far again. Two opposite corners of a 4: the other two lie
+        # across their middle, as far from it as they are.
         a, b = pips.xy[own]
-        ends = np.array([2 * b - a, 2 * a - b])
+        mid, turned = (a + b) / 2, (b - a)[::-1] * (0.5, -0.5)
+        ends = np.array([2 * b - a, 2 * a - b, mid + turned, mid - turned])
         gap = np.hypot(*(pips.xy[:, None, :] - ends[None]).transpose(2, 0, 1)).min(axis=1)
         placed = gap <= 0.25 * math.dist(a, b)
     else:

@@ -712,6 +712,40 @@ def test_a_lone_pip_pairs_with_a_glared_pip_as_far_as_a_two_s_but_not_below(
         assert whole.doubtful
 
 
+@pytest.mark.parametrize(
+    ("beside", "refit"),
+    [
+        ([[100, 110], [110, 100]], 4),  # the other two corners of a 4
+        ([[120, 120]], 3),  # a 3's other corner, in line with the two
+        ([[100, 110]], None),  # one corner alone makes no face
+    ],
+)
+def test_a_two_short_of_a_pip_is_refitted_with_the_pips_where_its_face_has_them(beside, refit):
+    """Two opposite pips of a 4 on a marbled die, its other two too weak (their rings
+    cross the swirls) to start a face, read as a 2 short of a pip: refitted with the pips
+    at the 4's other corners it is a 4, as with the pip in line with the two it is a 3."""
+    from companion.dice.pips import Pips
+    from companion.dice.reader import _face_of, _refit, default_profile
+
+    xy = np.array([[100, 100], [110, 110], *beside], float)
+    n = len(xy)
+    pips = Pips(
+        xy=xy,
+        r=np.full(n, 2.6),
+        polarity=-np.ones(n),
+        contrast=np.full(n, 140.0),
+        elongation=np.full(n, 1.15),
+        face_bgr=np.tile([45.0, 80.0, 112.0], (n, 1)),
+        pip_bgr=np.tile([2.0, 4.0, 8.0], (n, 1)),
+        weak=np.array([False] * 2 + [True] * (n - 2)),
+    )
+    profile = default_profile()
+    two = _face_of(np.array([0, 1]), pips, profile)
+    two.missing_pip = True  # as measuring it found: something pip-like beside it
+    whole = _refit(two, pips, profile)
+    assert (whole.face if whole else None) == refit
+
+
 @pytest.mark.parametrize("style", ["ivory", "white"])
 def test_ones_with_a_glint_are_read_for_sure(style):
     """A glint on a 1's pip makes the pip measure small: looking out from just past that
