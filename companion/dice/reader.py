@@ -26,6 +26,8 @@ ONE_PIP_RADIUS = 0.12  # a lone pip's radius, in die edges (it is often bigger)
 ROUND_OR_GLARED = (1.55, 2.0)  # longest, biggest (times its face's) a pip with glare looks
 SIDE_FACE_ELONGATION = 1.25  # a side face's pips look this much longer than its top's
 SIDE_FACE_REACH = 1.3  # farthest a side face's middle lies from its top's, in die edges
+SIDE_FACE_SHADE = 0.9  # or at most this bright (B + G + R) as its top, in the same colour,
+SIDE_FACE_SLANT = 1.15  # in a view slanted so that faces' pips look this long (their median)
 
 
 @lru_cache(maxsize=1)
@@ -131,8 +133,7 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
                 continue
             if not _apart(*parts):
                 # Not two dice; but one die's top face and the side below it may be.
-                el = [float(facefit.middle(pips.elongation[p.pips])) for p in parts]
-                top = [k for k in (0, 1) if _side_of(parts[1 - k], parts[k], el[1 - k], el[k])]
+                top = [1 - k for k in _sides(parts, pips, profile, False)]
                 if not top:
                     continue
                 parts = [parts[top[0]]]
@@ -264,16 +265,51 @@ def _confidence(face: facefit.Face, profile: Profile) -> float:
     return float(face.edge_score * (0.6 + 0.4 * fit) * missing)
 
 
-def _side_of(f: facefit.Face, top: facefit.Face, el_f: float, el_top: float) -> bool:
-    """Is face `f` a side of the die whose top face is `top`? A camera looking down at a
-    slant sees the side of a die that faces it, just below its top face (more below it than
-    beside it), and its pips look clearly longer than the top's."""
-    down, across = f.centre[1] - top.centre[1], abs(f.centre[0] - top.centre[0])
-    return (
-        down > across
-        and el_f >= SIDE_FACE_ELONGATION * el_top
-        and math.dist(f.centre, top.centre) <= SIDE_FACE_REACH * max(_size(f), _size(top))
+def _just_below(faces: list[facefit.Face]) -> np.ndarray:
+    """below[i, j]: does face i lie where a slanted camera sees a side of face j's die? Just
+    below face j's middle, by at least half as much as beside it (even a side turned almost
+    across the view is), within `SIDE_FACE_REACH` die edges."""
+    centres = np.array([f.centre for f in faces], float).reshape(-1, 2)
+    sizes = np.array([_size(f) for f in faces])
+    across, down = (
+        np.abs(centres[:, None, 0] - centres[None, :, 0]),
+        centres[:, None, 1] - centres[None, :, 1],
     )
+    reach = SIDE_FACE_REACH * np.maximum(sizes[:, None], sizes[None, :])
+    return (down > 0.5 * across) & (np.hypot(across, down) <= reach)
+
+
+def _looks_like_side(
+    f: facefit.Face, top: facefit.Face, pips: pipfind.Pips, profile: Profile, slanted: bool
+) -> bool:
+    """Does face `f`, just below `top`, look like a side of its die? Its pips look clearly
+    longer than the top's. Or, in a view `slanted` enough that top faces look squashed as
+    much as sides, it is a darker shade of the top's colour: the light falls from above."""
+    longer = facefit.middle(pips.elongation[f.pips]) / facefit.middle(pips.elongation[top.pips])
+    if longer >= SIDE_FACE_ELONGATION:
+        return True
+    if not slanted:
+        return False  # a view nearly square-on shows a side only at a glancing angle
+    colour, top_colour = (
+        facefit.middle(pips.face_bgr[f.pips]),
+        facefit.middle(pips.face_bgr[top.pips]),
+    )
+    return bool(
+        colour.sum() < SIDE_FACE_SHADE * top_colour.sum()
+        and pipfind.shade_distance(colour, top_colour) <= profile.faces.colour_tolerance
+    )
+
+
+def _sides(
+    faces: list[facefit.Face], pips: pipfind.Pips, profile: Profile, slanted: bool
+) -> set[int]:
+    """Indices of the faces that are a side of another's die."""
+    below = _just_below(faces)
+    return {
+        int(i)
+        for i, j in zip(*np.nonzero(below), strict=True)
+        if _looks_like_side(faces[i], faces[j], pips, profile, slanted)
+    }
 
 
 def _size(face: facefit.Face) -> float:
@@ -310,11 +346,15 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     candidates = _completed(frame, candidates, pips, profile)
     found = [f for f in candidates if f.edge_score >= profile.dice.min_edge_score]
     # Where two faces overlap, they are one die's top face and a side face (oblique views):
-    # keep the top, whose pips are the roundest. A lone pip off its die's middle counts as
-    # a little less round: it is as likely the corner of a die standing out from the tray.
+    # keep the top, which the side lies below, and whose pips are the roundest. A lone pip
+    # off its die's middle counts as a little less round: it is as likely the corner of a
+    # die standing out from the tray.
     elongation = {id(f): float(facefit.middle(pips.elongation[f.pips])) for f in found}
+    slanted = bool(found) and facefit.middle(np.array([*elongation.values()])) >= SIDE_FACE_SLANT
+    on_side = {id(found[i]) for i in _sides(found, pips, profile, slanted)}
     found.sort(
         key=lambda f: (
+            id(f) in on_side,
             round(elongation[id(f)] / 0.2) + (f.face == 1 and f.missing_pip),
             -len(f.pips),
             -_confidence(f, profile),
@@ -346,9 +386,10 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
 
     cocked = [f for f in kept if is_cocked(f)]
     dice: list[Die] = []
-    for f in kept:
-        # Side faces are dropped only now: they too show how the view squashes a die, above.
-        if any(_side_of(f, top, elongation[id(f)], elongation[id(top)]) for top in kept):
+    # Side faces are dropped only now: they too show how the view squashes a die, above.
+    sides = _sides(kept, pips, profile, slanted)
+    for i, f in enumerate(kept):
+        if i in sides:
             continue
         conf = _confidence(f, profile)
         if conf < profile.dice.min_confidence:

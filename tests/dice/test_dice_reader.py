@@ -575,18 +575,58 @@ def test_two_pips_of_a_marbled_three_are_no_sure_two():
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_the_side_a_slanted_camera_sees_below_each_die_is_no_die(seed):
+@pytest.mark.parametrize("tilt", [0.55, 0.7])
+def test_the_side_a_slanted_camera_sees_below_each_die_is_no_die(seed, tilt):
     """A camera looking down at a slant sees the side of each die that faces it, below its
-    top face, with pips of its own: those pips look longer, and are no extra die."""
+    top face, with pips of its own: those pips look longer, or (at a steeper slant, where
+    top faces look as squashed as sides) the side is in the shade. It is no extra die."""
     rng = np.random.default_rng(seed)
     faces = [int(f) for f in rng.integers(1, 7, 8)]
     dice = [
         _die(face, 90 + 150 * (k % 4), 150 + 180 * (k // 4), size=60, angle=rng.uniform(0, 90))
         for k, face in enumerate(faces)
     ]
-    reading = read(synth.render(_tray(dice, "wood-light", view_tilt=0.55), rng), expected=8)
+    reading = read(synth.render(_tray(dice, "wood-light", view_tilt=tilt), rng), expected=8)
     assert reading.values == sorted(faces), reading.problems
     assert len(reading.dice) == 8
+
+
+IVORY_TOP, IVORY_SIDE = (200.0, 226.0, 236.0), (160.0, 182.0, 190.0)
+
+
+@pytest.mark.parametrize(
+    ("offset", "longer", "colour", "slanted", "side"),
+    [
+        ((4, 42), 1.0, IVORY_SIDE, True, True),  # in the shade below, in a slanted view
+        ((4, 42), 1.0, IVORY_SIDE, False, False),  # the same seen square-on: another die
+        ((4, 42), 1.0, IVORY_TOP, True, False),  # as bright as the top: another die
+        ((4, 42), 1.0, (40.0, 40.0, 170.0), True, False),  # a red die below an ivory one
+        ((4, 42), 1.3, IVORY_TOP, False, True),  # pips clearly longer
+        ((34, 20), 1.3, IVORY_TOP, False, True),  # a side turned almost across the view
+        ((40, 14), 1.3, IVORY_TOP, False, False),  # beside the top face, not below it
+        ((4, -42), 1.3, IVORY_SIDE, True, False),  # above it
+    ],
+)
+def test_a_side_of_a_die_lies_below_its_top_with_longer_pips_or_in_the_shade(
+    offset, longer, colour, slanted, side
+):
+    """The faces a slanted camera sees of one die: is the one below a side of the die?"""
+    from companion.dice.pips import Pips
+    from companion.dice.reader import _face_of, _sides, default_profile
+
+    pips = Pips(
+        xy=np.array([[100.0, 100.0], [100.0 + offset[0], 100.0 + offset[1]]]),
+        r=np.full(2, 5.0),
+        polarity=-np.ones(2),
+        contrast=np.full(2, 150.0),
+        elongation=np.array([1.2, 1.2 * longer]),
+        face_bgr=np.array([IVORY_TOP, colour]),
+        pip_bgr=np.tile([30.0, 30.0, 30.0], (2, 1)),
+        weak=np.zeros(2, bool),
+    )
+    profile = default_profile()
+    top, below = (_face_of(np.array([k]), pips, profile) for k in (0, 1))
+    assert _sides([top, below], pips, profile, slanted) == ({1} if side else set())
 
 
 @pytest.mark.parametrize("side_elongation, faces", [(1.5, [4]), (1.05, None)])
