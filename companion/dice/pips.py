@@ -320,9 +320,9 @@ def _corners(a, b, face_bgr, pip_bgr, contrast) -> np.ndarray:
 
 
 def _with_siblings(which, glint, xy, r, polarity, pip_bgr) -> np.ndarray:
-    """Those spots `which` that have two or more spots like them nearby, of their size,
-    polarity and colour, and on no dark spot (not `glint`): pips of one face, each on a
-    small dark die's face, not a glint on a pip."""
+    """Those spots `which` that have a spot like them nearby, of their size, polarity and
+    colour, and on no dark spot (not `glint`): pips of one face (a 2's other pip is enough),
+    on a small dark die's face, not a glint on a pip."""
     if not len(which):
         return which
     gap = np.hypot(*(xy[which, None, :] - xy[None, :, :]).transpose(2, 0, 1))
@@ -334,7 +334,7 @@ def _with_siblings(which, glint, xy, r, polarity, pip_bgr) -> np.ndarray:
         & (np.linalg.norm(pip_bgr[None, :] - pip_bgr[which, None], axis=2) < _SIBLING_COLOUR)
         & ~glint[None, :]
     )
-    return which[alike.sum(axis=1) >= 2]
+    return which[alike.any(axis=1)]
 
 
 def find(bgr: np.ndarray, p: PipParams) -> Pips:

@@ -672,6 +672,19 @@ def test_a_white_pip_on_a_small_black_die_s_shaded_corner_is_no_glint(body, seed
     assert reading.values == [1, 2, 3, 4, 5, 6], reading.problems
 
 
+@pytest.mark.parametrize(("body", "seed"), [((60, 20, 50), 0), ((50, 20, 20), 1)])
+def test_a_small_dark_die_s_white_two_is_no_glint(body, seed):
+    """A small purple or dark blue die against a white tray is a dark spot itself, and a
+    pip of its 2 a bright spot inside it, as a glint is inside a black pip. The other pip of
+    the 2, like it, beside it, shows it is a pip."""
+    dice = [
+        synth.DieSpec(2, 60 + 75 * i, 240, 20, 10 + 13 * i, body, (235, 235, 235)) for i in range(8)
+    ]
+    scene = _tray(dice, "white-sheet", shadow=0.6, view_tilt=0.2, blur=0.6)
+    reading = read(synth.render(scene, np.random.default_rng(seed)), expected=8)
+    assert reading.values == [2] * 8, reading.problems
+
+
 def test_a_white_pip_beside_a_black_die_s_corner_is_not_taken_for_the_corner():
     """A spot that would suppress a smaller one of the other polarity is a small die's
     shaded corner when it has the colour (or a darker shade) of the face around the other:
