@@ -27,7 +27,7 @@ ROUND_OR_GLARED = (1.55, 2.0)  # longest, biggest (times its face's) a pip with 
 SIDE_FACE_ELONGATION = 1.25  # a side face's pips look this much longer than its top's
 SIDE_FACE_REACH = 1.3  # farthest a side face's middle lies from its top's, in die edges
 SIDE_FACE_SHADE = 0.9  # or at most this bright (B + G + R) as its top, in the same colour,
-SIDE_FACE_SLANT = 1.15  # in a view slanted so that faces' pips look this long (their median)
+SIDE_FACE_SLANT = 1.15  # in a view slanted so that top faces' pips look this long (median)
 
 
 @lru_cache(maxsize=1)
@@ -350,8 +350,11 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     # off its die's middle counts as a little less round: it is as likely the corner of a
     # die standing out from the tray.
     elongation = {id(f): float(facefit.middle(pips.elongation[f.pips])) for f in found}
-    slanted = bool(found) and facefit.middle(np.array([*elongation.values()])) >= SIDE_FACE_SLANT
-    on_side = {id(found[i]) for i in _sides(found, pips, profile, slanted)}
+    # How slanted the view is, the top faces tell: not the sides that look clearly longer.
+    longer = _sides(found, pips, profile, False)
+    tops = [elongation[id(f)] for i, f in enumerate(found) if i not in longer]
+    slanted = bool(tops) and facefit.middle(np.array(tops)) >= SIDE_FACE_SLANT
+    on_side = {id(found[i]) for i in (_sides(found, pips, profile, True) if slanted else longer)}
     found.sort(
         key=lambda f: (
             id(f) in on_side,

@@ -591,6 +591,23 @@ def test_the_side_a_slanted_camera_sees_below_each_die_is_no_die(seed, tilt):
     assert len(reading.dice) == 8
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_darker_die_below_another_in_a_gently_slanted_view_is_a_die(seed):
+    """Seen at a gentle slant, a die's sides look clearly longer than its top; a 1 of a
+    darker blue just below a blue 5 is another die, not the 5's side, however long those
+    sides make the pips in view look on the whole."""
+    blue, darker, white = (183, 72, 32), (160, 64, 27), (240, 240, 240)
+    dice = [
+        synth.DieSpec(3, 140, 70, 54, 20, blue, white),
+        synth.DieSpec(5, 90, 50, 52, 19, blue, white),
+        synth.DieSpec(5, 460, 130, 54, 200, blue, white),
+        synth.DieSpec(1, 440, 182, 52, 203, darker, white),
+    ]
+    scene = _tray(dice, "wood-dark", view_tilt=0.33, shadow=0.5)
+    reading = read(synth.render(scene, np.random.default_rng(seed)), expected=4)
+    assert reading.values == [1, 3, 5, 5], reading.problems
+
+
 IVORY_TOP, IVORY_SIDE = (200.0, 226.0, 236.0), (160.0, 182.0, 190.0)
 
 
