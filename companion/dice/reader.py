@@ -200,8 +200,14 @@ def _completed(frame, faces: list[facefit.Face], pips: pipfind.Pips, profile: Pr
     for face in faces:
         if face.seen_as:
             face.face, face.seen_as, face.missing_pip = face.seen_as, 0, True
+    # Pips of the faces that stand, for a pairing that is only a guess to leave alone.
+    taken = np.zeros(len(pips), bool)
+    for face in faces:
+        if len(face.pips) >= 2 and face.edge_score >= profile.dice.min_edge_score:
+            taken[face.pips] = True
     wholes = [
-        None if s else _refit(face, pips, profile) for face, s in zip(faces, seen, strict=True)
+        None if s else _refit(face, pips, profile, taken)
+        for face, s in zip(faces, seen, strict=True)
     ]
     facefit.measure(frame, [w for w in wholes if w is not None], pips, profile.dice)
     return [
@@ -214,8 +220,11 @@ def _completed(frame, faces: list[facefit.Face], pips: pipfind.Pips, profile: Pr
     ]
 
 
-def _refit(face: facefit.Face, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
-    """The whole face a face short of a pip may be, not yet measured (None if none)."""
+def _refit(
+    face: facefit.Face, pips: pipfind.Pips, profile: Profile, taken: np.ndarray
+) -> facefit.Face | None:
+    """The whole face a face short of a pip may be, not yet measured (None if none). `taken`
+    marks the pips of other faces that stand."""
     own = face.pips
     if not face.missing_pip or (pips.elongation[own] > facefit.ROUND_PIP).any():
         return None  # in an oblique view, the pip left out may be on a side face
@@ -244,7 +253,7 @@ def _refit(face: facefit.Face, pips: pipfind.Pips, profile: Profile) -> facefit.
             pipfind.shade_distance(pips.face_bgr, pips.face_bgr[own[0]])
             <= profile.faces.colour_tolerance
         )
-        near = placed & _like(own, pips, profile, ROUND_OR_GLARED)
+        near = placed & _like(own, pips, profile, ROUND_OR_GLARED) & ~taken
         near[own] = False
         doubtful = True
     if not near.any() or len(own) + int(near.sum()) > 6:

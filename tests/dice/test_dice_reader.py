@@ -751,15 +751,21 @@ GREEN, IVORY = (60.0, 120.0, 20.0), (200.0, 228.0, 238.0)
 
 
 @pytest.mark.parametrize(
-    ("partner", "partner_face", "refit"),
-    [((114, 97), GREEN, 2), ((104, 128), GREEN, None), ((114, 97), IVORY, None)],
+    ("partner", "partner_face", "taken", "refit"),
+    [
+        ((114, 97), GREEN, False, 2),
+        ((104, 128), GREEN, False, None),
+        ((114, 97), IVORY, False, None),
+        ((114, 97), GREEN, True, None),
+    ],
 )
 def test_a_lone_pip_pairs_with_a_glared_pip_as_far_as_a_two_s_but_not_below(
-    partner, partner_face, refit
+    partner, partner_face, taken, refit
 ):
     """A 2 whose other pip a streak of glare makes look big and long reads as a 1 with
     something beside it. The 1 is refitted as a 2 with that pip, for a check; not with a pip
-    below it, which in a slanted view lies on the die's side, nor with one on another die."""
+    below it, which in a slanted view lies on the die's side, nor with one on another die,
+    nor with a pip of another face (a 6 beside a 1 of its colour)."""
     from companion.dice.pips import Pips
     from companion.dice.reader import _face_of, _refit, default_profile
 
@@ -776,7 +782,7 @@ def test_a_lone_pip_pairs_with_a_glared_pip_as_far_as_a_two_s_but_not_below(
     profile = default_profile()
     one = _face_of(np.array([0]), pips, profile)
     one.missing_pip = True  # as measuring it found: something pip-like beside it
-    whole = _refit(one, pips, profile)
+    whole = _refit(one, pips, profile, np.array([False, taken]))
     assert (whole.face if whole else None) == refit
     if whole:
         assert whole.doubtful
@@ -812,7 +818,7 @@ def test_a_two_short_of_a_pip_is_refitted_with_the_pips_where_its_face_has_them(
     profile = default_profile()
     two = _face_of(np.array([0, 1]), pips, profile)
     two.missing_pip = True  # as measuring it found: something pip-like beside it
-    whole = _refit(two, pips, profile)
+    whole = _refit(two, pips, profile, np.zeros(n, bool))
     assert (whole.face if whole else None) == refit
 
 
