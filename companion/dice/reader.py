@@ -379,6 +379,29 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
             for k in kept
         ):
             kept.append(f)
+    dice = _dice_of(kept, pips, profile, slanted)
+    for idx in unreadable:
+        pts = pips.xy[idx]
+        (x1, y1), (x2, y2) = pts.min(axis=0), pts.max(axis=0)
+        box = (int(x1), int(y1), math.ceil(x2), math.ceil(y2))
+        centre = (float(pts[:, 0].mean()), float(pts[:, 1].mean()))
+        if all(
+            not (k.box[0] <= centre[0] <= k.box[2] and k.box[1] <= centre[1] <= k.box[3])
+            for k in kept
+        ):
+            dice.append(Die(None, box, centre, 0.0, (UNCERTAIN,)))
+    dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
+    reading = _verdict(dice, expected, profile)
+    # What was looked at, for annotated images and tuning.
+    reading.extras.update(pips=pips, groups=groups, candidates=candidates)
+    return reading
+
+
+def _dice_of(
+    kept: list[facefit.Face], pips: pipfind.Pips, profile: Profile, slanted: bool
+) -> list[Die]:
+    """The dice that the faces kept (one per place) show: sides of dice left out, each die
+    read, cocked or flagged for a check."""
     # A flat die looks as squashed as the camera's view makes it (the other dice show how
     # much, else the profile says); a cocked die looks more squashed than that, in its pip
     # pattern and in each pip (a 6 with close columns has a narrow pattern but round pips).
@@ -396,13 +419,12 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
             and pip_squash < pip_reference - 0.05
         )
 
-    cocked = [f for f in kept if is_cocked(f)]
-    dice: list[Die] = []
     # Side faces are dropped only now: they too show how the view squashes a die, above.
     sides = _sides(kept, pips, profile, slanted)
-    for i, f in enumerate(kept):
-        if i in sides:
-            continue
+    dice_faces = [f for i, f in enumerate(kept) if i not in sides]
+    cocked = [f for f in dice_faces if is_cocked(f)]
+    dice: list[Die] = []
+    for f in dice_faces:
         conf = _confidence(f, profile)
         if conf < profile.dice.min_confidence:
             continue  # more likely not a die at all; a missed die shows in the count
@@ -415,21 +437,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
             dice.append(Die(f.face, f.box, centre, conf, (UNCERTAIN,)))
         else:
             dice.append(Die(f.face, f.box, centre, conf))
-    for idx in unreadable:
-        pts = pips.xy[idx]
-        (x1, y1), (x2, y2) = pts.min(axis=0), pts.max(axis=0)
-        box = (int(x1), int(y1), math.ceil(x2), math.ceil(y2))
-        centre = (float(pts[:, 0].mean()), float(pts[:, 1].mean()))
-        if all(
-            not (k.box[0] <= centre[0] <= k.box[2] and k.box[1] <= centre[1] <= k.box[3])
-            for k in kept
-        ):
-            dice.append(Die(None, box, centre, 0.0, (UNCERTAIN,)))
-    dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
-    reading = _verdict(dice, expected, profile)
-    # What was looked at, for annotated images and tuning.
-    reading.extras.update(pips=pips, groups=groups, candidates=candidates)
-    return reading
+    return dice
 
 
 def _verdict(dice: list[Die], expected: int | None, profile: Profile) -> Reading:

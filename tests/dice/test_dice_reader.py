@@ -608,6 +608,31 @@ def test_a_darker_die_below_another_in_a_gently_slanted_view_is_a_die(seed):
     assert reading.values == [1, 3, 5, 5], reading.problems
 
 
+def test_a_die_s_side_that_looks_cocked_hides_no_die():
+    """The side of a 6 seen at a slant, read as a 1, looks as squashed as a cocked die. It
+    is the 6's side, and the 6 is the die: no cocked die hides it."""
+    from companion.dice.pips import Pips
+    from companion.dice.reader import _dice_of, _face_of, default_profile
+
+    six = [[90, 90], [90, 100], [90, 110], [110, 90], [110, 100], [110, 110]]
+    pips = Pips(
+        xy=np.array([*six, [100, 140]], float),
+        r=np.array([3.0] * 6 + [5.0]),
+        polarity=-np.ones(7),
+        contrast=np.full(7, 200.0),
+        elongation=np.array([1.03] * 6 + [1.7]),
+        face_bgr=np.tile([240.0, 240.0, 240.0], (7, 1)),
+        pip_bgr=np.tile([25.0, 25.0, 25.0], (7, 1)),
+        weak=np.zeros(7, bool),
+    )
+    profile = default_profile()
+    faces = [_face_of(np.arange(6), pips, profile), _face_of(np.array([6]), pips, profile)]
+    for face in faces:
+        face.edge_score = 1.0
+    dice = _dice_of(faces, pips, profile, slanted=False)
+    assert [(d.face, d.flags) for d in dice] == [(6, ())]
+
+
 IVORY_TOP, IVORY_SIDE = (200.0, 226.0, 236.0), (160.0, 182.0, 190.0)
 
 
