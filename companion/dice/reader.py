@@ -24,6 +24,7 @@ from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK, UNCERTAIN, Di
 
 ONE_PIP_RADIUS = 0.12  # a lone pip's radius, in die edges (it is often bigger)
 ROUND_OR_GLARED = (1.55, 2.0)  # longest, biggest (times its face's) a pip with glare looks
+TWO_ALIKE = 1.2  # most a 2's pips differ in size or elongation for it to be read for sure
 SIDE_FACE_ELONGATION = 1.25  # a side face's pips look this much longer than its top's
 SIDE_FACE_REACH = 1.3  # farthest a side face's middle lies from its top's, in die edges
 SIDE_FACE_SHADE = 0.9  # or at most this bright (B + G + R) as its top, in the same colour,
@@ -77,7 +78,11 @@ def _face_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.F
         return None  # no pattern, or a side face seen edge-on
     if n <= 3:
         squash = 1.0 / float(facefit.middle(pips.elongation[idx]))
-    return facefit.Face(n, idx, centre, spacing, angle, residual, squash)
+    face = facefit.Face(n, idx, centre, spacing, angle, residual, squash)
+    # Any two pips fit a 2: only two alike in size and shape are sure to be one.
+    r, el = pips.r[idx], pips.elongation[idx]
+    face.doubtful = n == 2 and (r.max() > TWO_ALIKE * r.min() or el.max() > TWO_ALIKE * el.min())
+    return face
 
 
 def _like(own: np.ndarray, pips: pipfind.Pips, profile: Profile, shape=None) -> np.ndarray:

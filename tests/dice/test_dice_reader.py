@@ -633,6 +633,37 @@ def test_a_die_s_side_that_looks_cocked_hides_no_die():
     assert [(d.face, d.flags) for d in dice] == [(6, ())]
 
 
+@pytest.mark.parametrize(
+    ("radii", "elongations", "sure"),
+    [
+        ((4.0, 4.2), (1.05, 1.1), True),
+        ((4.2, 3.2), (1.05, 1.1), False),
+        ((4.0, 4.0), (1.05, 1.4), False),
+    ],
+)
+def test_a_two_of_unlike_pips_is_read_for_a_check(radii, elongations, sure):
+    """Any two pips fit a 2: a die's top pip and a pip on its side, seen at a slant, do too.
+    A 2's own pips are alike in size and shape; two that differ make a 2 to check."""
+    from companion.dice.pips import Pips
+    from companion.dice.reader import _confidence, _face_of, default_profile
+
+    pips = Pips(
+        xy=np.array([[100.0, 100.0], [122.0, 112.0]]),
+        r=np.array(radii),
+        polarity=-np.ones(2),
+        contrast=np.full(2, 200.0),
+        elongation=np.array(elongations),
+        face_bgr=np.tile([240.0, 240.0, 240.0], (2, 1)),
+        pip_bgr=np.tile([25.0, 25.0, 25.0], (2, 1)),
+        weak=np.zeros(2, bool),
+    )
+    profile = default_profile()
+    two = _face_of(np.arange(2), pips, profile)
+    two.edge_score = 1.0
+    assert two.face == 2
+    assert (_confidence(two, profile) >= profile.dice.confidence_threshold) == sure
+
+
 IVORY_TOP, IVORY_SIDE = (200.0, 226.0, 236.0), (160.0, 182.0, 190.0)
 
 
