@@ -24,6 +24,7 @@ from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK, UNCERTAIN, Di
 
 ONE_PIP_RADIUS = 0.12  # a lone pip's radius, in die edges (it is often bigger)
 ROUND_OR_GLARED = (1.55, 2.0)  # longest, biggest (times its face's) a pip with glare looks
+ONE_SQUARE = 0.85  # least a 1's die outline squashes (width / height) seen from above
 TWO_ALIKE = 1.2  # most a 2's pips differ in size or elongation for it to be read for sure
 SIDE_FACE_ELONGATION = 1.25  # a side face's pips look this much longer than its top's
 SIDE_FACE_REACH = 1.3  # farthest a side face's middle lies from its top's, in die edges
@@ -402,6 +403,13 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     return reading
 
 
+def _side_on(f: facefit.Face, pips: pipfind.Pips) -> bool:
+    """Is `f` a 1 seen side-on: its pip looks long, and so does its die's outline (a glint
+    can make a 1's pip look long, but not the die)? A 1 faces the camera: it may be a pip on
+    a die's side, or no pip at all."""
+    return f.face == 1 and pips.elongation[f.pips[0]] > facefit.ROUND_PIP and f.squash < ONE_SQUARE
+
+
 def _dice_of(
     kept: list[facefit.Face], pips: pipfind.Pips, profile: Profile, slanted: bool
 ) -> list[Die]:
@@ -438,7 +446,7 @@ def _dice_of(
             dice.append(Die(None, f.box, centre, conf, (COCKED,)))
         elif any(math.dist(f.centre, c.centre) < _size(c) / c.squash**0.5 for c in cocked):
             continue  # the side a cocked die shows, not another die
-        elif conf < profile.dice.confidence_threshold:
+        elif conf < profile.dice.confidence_threshold or _side_on(f, pips):
             dice.append(Die(f.face, f.box, centre, conf, (UNCERTAIN,)))
         else:
             dice.append(Die(f.face, f.box, centre, conf))

@@ -664,6 +664,35 @@ def test_a_two_of_unlike_pips_is_read_for_a_check(radii, elongations, sure):
     assert (_confidence(two, profile) >= profile.dice.confidence_threshold) == sure
 
 
+@pytest.mark.parametrize(
+    ("elongation", "outline", "sure"), [(1.1, 0.91, True), (1.5, 0.95, True), (1.5, 0.67, False)]
+)
+def test_a_one_seen_side_on_is_read_for_a_check(elongation, outline, sure):
+    """A 1 faces the camera: its pip looks round, and its die square, or nearly so in a
+    slanted view. A lone spot that looks long on a die whose outline looks squashed too is
+    a pip on a die's side, or no pip at all: a 1 to check. (A glint can make a 1's pip look
+    long, but not its die.)"""
+    from companion.dice.pips import Pips
+    from companion.dice.reader import _dice_of, _face_of, default_profile
+
+    pips = Pips(
+        xy=np.array([[100.0, 100.0]]),
+        r=np.array([4.0]),
+        polarity=-np.ones(1),
+        contrast=np.full(1, 250.0),
+        elongation=np.array([elongation]),
+        face_bgr=np.array([[240.0, 240.0, 240.0]]),
+        pip_bgr=np.array([[25.0, 25.0, 25.0]]),
+        weak=np.zeros(1, bool),
+    )
+    profile = default_profile()
+    one = _face_of(np.arange(1), pips, profile)
+    one.edge_score, one.squash = 1.0, outline  # as measuring found the die's outline
+    (die,) = _dice_of([one], pips, profile, slanted=False)
+    assert die.face == 1
+    assert (not die.flagged) == sure
+
+
 IVORY_TOP, IVORY_SIDE = (200.0, 226.0, 236.0), (160.0, 182.0, 190.0)
 
 
