@@ -245,9 +245,11 @@ def _refit(
         placed = gap <= 0.25 * math.dist(a, b)
     else:
         placed = np.hypot(*(pips.xy - face.centre).T) <= 1.8 * face.spacing
-    near = placed & _like(own, pips, profile)
+    # A corner pip of a 3 or 4 may merge with the die's dark rim and look long: for a check.
+    longest = ROUND_OR_GLARED[0] if face.face == 2 else facefit.ROUND_PIP
+    near = placed & _like(own, pips, profile, (longest, 1.6))
     near[own] = False
-    doubtful = False
+    doubtful = bool((pips.elongation[near] > facefit.ROUND_PIP).any())
     if face.face == 1 and not near.any():
         # A 2 whose other pip a streak of glare makes look long or big (the two are as far
         # apart as a 2's): for a check. Not a pip below it, which a slanted view shows on

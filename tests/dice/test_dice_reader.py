@@ -874,17 +874,21 @@ def test_a_lone_pip_pairs_with_a_glared_pip_as_far_as_a_two_s_but_not_below(
 
 
 @pytest.mark.parametrize(
-    ("beside", "refit"),
+    ("beside", "beside_elongation", "refit", "doubtful"),
     [
-        ([[100, 110], [110, 100]], 4),  # the other two corners of a 4
-        ([[120, 120]], 3),  # a 3's other corner, in line with the two
-        ([[100, 110]], None),  # one corner alone makes no face
+        ([[100, 110], [110, 100]], 1.15, 4, False),  # the other two corners of a 4
+        ([[120, 120]], 1.15, 3, False),  # a 3's other corner, in line with the two
+        ([[120, 120]], 1.45, 3, True),  # ... merged with the die's dark rim: long
+        ([[100, 110]], 1.15, None, False),  # one corner alone makes no face
     ],
 )
-def test_a_two_short_of_a_pip_is_refitted_with_the_pips_where_its_face_has_them(beside, refit):
+def test_a_two_short_of_a_pip_is_refitted_with_the_pips_where_its_face_has_them(
+    beside, beside_elongation, refit, doubtful
+):
     """Two opposite pips of a 4 on a marbled die, its other two too weak (their rings
     cross the swirls) to start a face, read as a 2 short of a pip: refitted with the pips
-    at the 4's other corners it is a 4, as with the pip in line with the two it is a 3."""
+    at the 4's other corners it is a 4, as with the pip in line with the two it is a 3. A
+    corner pip that merged with the die's dark rim looks long: that 3 is for a check."""
     from companion.dice.pips import Pips
     from companion.dice.reader import _face_of, _refit, default_profile
 
@@ -895,7 +899,7 @@ def test_a_two_short_of_a_pip_is_refitted_with_the_pips_where_its_face_has_them(
         r=np.full(n, 2.6),
         polarity=-np.ones(n),
         contrast=np.full(n, 140.0),
-        elongation=np.full(n, 1.15),
+        elongation=np.array([1.15] * 2 + [beside_elongation] * (n - 2)),
         face_bgr=np.tile([45.0, 80.0, 112.0], (n, 1)),
         pip_bgr=np.tile([2.0, 4.0, 8.0], (n, 1)),
         weak=np.array([False] * 2 + [True] * (n - 2)),
@@ -905,6 +909,7 @@ def test_a_two_short_of_a_pip_is_refitted_with_the_pips_where_its_face_has_them(
     two.missing_pip = True  # as measuring it found: something pip-like beside it
     whole = _refit(two, pips, profile, np.zeros(n, bool))
     assert (whole.face if whole else None) == refit
+    assert (whole.doubtful if whole else False) == doubtful
 
 
 @pytest.mark.parametrize("style", ["ivory", "white"])
