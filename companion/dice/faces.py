@@ -39,7 +39,8 @@ class Face:
     contrast: float = 0.0
     missing_pip: bool = False  # something pip-like where the pattern has no pip
     seen_as: int = 0  # what the pips seen around it (but not found) make it: a 3 or 5
-    doubtful: bool = False  # read leaving out pips of its group, or with a doubtful one
+    # Read leaving out pips of its group, with a doubtful one, or a 2 of unlike pips.
+    doubtful: bool = False
 
 
 def middle(values: np.ndarray) -> np.ndarray:

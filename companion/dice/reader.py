@@ -24,7 +24,7 @@ from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK, UNCERTAIN, Di
 
 ONE_PIP_RADIUS = 0.12  # a lone pip's radius, in die edges (it is often bigger)
 ROUND_OR_GLARED = (1.55, 2.0)  # longest, biggest (times its face's) a pip with glare looks
-ONE_SQUARE = 0.85  # least a 1's die outline squashes (width / height) seen from above
+ONE_SQUARE = 0.85  # a 1's die outline, seen from above, is at least this square (short/long)
 TWO_ALIKE = 1.2  # most a 2's pips differ in size or elongation for it to be read for sure
 SIDE_FACE_ELONGATION = 1.25  # a side face's pips look this much longer than its top's
 SIDE_FACE_REACH = 1.3  # farthest a side face's middle lies from its top's, in die edges
