@@ -82,6 +82,7 @@ class DiceParams:
     min_edge_score: float = 0.625
     one_pip_size: tuple[float, float] = (2.2, 10.0)
     one_pip_min_radius: float = 2.0
+    clear_one_pip_min_radius: float = 1.7
     confidence_threshold: float = 0.5
     min_confidence: float = 0.15
     cocked_squash: float = 0.82
@@ -95,6 +96,9 @@ class DiceParams:
         "min_edge_score": _num(0, 1, "share of rays that must find the die's edge in place"),
         "one_pip_size": _num(1, 20, "a lone pip's die edge lies this far out, in pip radii"),
         "one_pip_min_radius": _num(0.5, 20, "smallest radius of a lone pip (px)"),
+        "clear_one_pip_min_radius": _num(
+            0.5, 20, "smallest radius of a lone pip standing out clearly, round (px)"
+        ),
         "confidence_threshold": _num(0, 1, "dice below this confidence are flagged uncertain"),
         "min_confidence": _num(0, 1, "faces below this confidence are not taken for dice"),
         "cocked_squash": _num(0.3, 1, "top face squashed below this share of a flat one's"),

@@ -23,6 +23,7 @@ from companion.dice.profile import Profile
 from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK, UNCERTAIN, Die, Reading
 
 ONE_PIP_RADIUS = 0.12  # a lone pip's radius, in die edges (it is often bigger)
+CLEAR_ONE = (3.0, 1.2)  # contrast (times a pip's least) and longest shape of a clear small 1
 ROUND_OR_GLARED = (1.55, 2.0)  # longest, biggest (times its face's) a pip with glare looks
 ONE_SQUARE = 0.85  # a 1's die outline, seen from above, is at least this square (short/long)
 TWO_ALIKE = 1.2  # most a 2's pips differ in size or elongation for it to be read for sure
@@ -60,8 +61,16 @@ def _face_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.F
     n = len(idx)
     if n == 1:
         r = float(pips.r[idx[0]])
-        if r < profile.dice.one_pip_min_radius:
-            return None  # a lone speck; a die's single pip is its biggest
+        # A die's single pip is its biggest: a smaller lone spot is a speck, unless it stands
+        # out clearly and is round (the 1 of a small die far from the camera).
+        contrast, longest = CLEAR_ONE
+        clear = (
+            r >= profile.dice.clear_one_pip_min_radius
+            and pips.contrast[idx[0]] >= contrast * profile.pips.min_ring_contrast
+            and pips.elongation[idx[0]] <= longest
+        )
+        if r < profile.dice.one_pip_min_radius and not clear:
+            return None
         return facefit.Face(
             face=1,
             pips=idx,

@@ -693,6 +693,44 @@ def test_a_one_seen_side_on_is_read_for_a_check(elongation, outline, sure):
     assert (not die.flagged) == sure
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_the_ones_of_small_dice_far_from_the_camera_are_read(seed):
+    """Dice 15 px wide: a 1's pip is under 2 px across its middle, smaller than a lone spot
+    needs to be not to be a speck. Standing out clearly and round, it is a 1."""
+    dice = [_die(1, 60 + 75 * k, 240, "ivory", size=15, angle=13.0 * k) for k in range(8)]
+    reading = read(synth.render(_tray(dice, "felt-green"), np.random.default_rng(seed)), expected=8)
+    assert reading.status == OK, reading.problems
+    assert reading.values == [1] * 8
+
+
+@pytest.mark.parametrize(
+    ("radius", "contrast", "elongation", "one"),
+    [
+        (1.8, 200.0, 1.1, True),
+        (1.8, 100.0, 1.1, False),
+        (1.8, 200.0, 1.4, False),
+        (1.5, 200.0, 1.1, False),
+    ],
+)
+def test_a_small_lone_spot_is_a_one_only_when_clear_and_round(radius, contrast, elongation, one):
+    """A lone spot smaller than a die's single pip usually is: a speck of texture, unless it
+    stands out clearly from its face and is round."""
+    from companion.dice.pips import Pips
+    from companion.dice.reader import _face_of, default_profile
+
+    pips = Pips(
+        xy=np.array([[100.0, 100.0]]),
+        r=np.array([radius]),
+        polarity=-np.ones(1),
+        contrast=np.array([contrast]),
+        elongation=np.array([elongation]),
+        face_bgr=np.array([[200.0, 220.0, 230.0]]),
+        pip_bgr=np.array([[30.0, 30.0, 30.0]]),
+        weak=np.zeros(1, bool),
+    )
+    assert (_face_of(np.arange(1), pips, default_profile()) is not None) == one
+
+
 IVORY_TOP, IVORY_SIDE = (200.0, 226.0, 236.0), (160.0, 182.0, 190.0)
 
 
