@@ -61,16 +61,16 @@ def _face_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.F
     n = len(idx)
     if n == 1:
         r = float(pips.r[idx[0]])
-        # A die's single pip is its biggest: a smaller lone spot is a speck, unless it stands
-        # out clearly and is round (the 1 of a small die far from the camera).
-        contrast, longest = CLEAR_ONE
-        clear = (
-            r >= profile.dice.clear_one_pip_min_radius
-            and pips.contrast[idx[0]] >= contrast * profile.pips.min_ring_contrast
-            and pips.elongation[idx[0]] <= longest
-        )
-        if r < profile.dice.one_pip_min_radius and not clear:
-            return None
+        if r < profile.dice.one_pip_min_radius:
+            # A die's single pip is its biggest: a smaller lone spot is a speck, unless it
+            # stands out clearly and is round (the 1 of a small die far from the camera).
+            contrast, longest = CLEAR_ONE
+            if not (
+                r >= profile.dice.clear_one_pip_min_radius
+                and pips.contrast[idx[0]] >= contrast * profile.pips.min_ring_contrast
+                and pips.elongation[idx[0]] <= longest
+            ):
+                return None
         return facefit.Face(
             face=1,
             pips=idx,
