@@ -279,7 +279,7 @@ def _refit(
     # A face spread wider than its pips allow spans two dice.
     if whole is None or whole.spacing > 4.5 * float(facefit.middle(pips.r[own])):
         return None
-    whole.doubtful = doubtful
+    whole.doubtful |= doubtful  # a 2 of unlike pips is doubtful already
     return whole
 
 
@@ -396,7 +396,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
             for k in kept
         ):
             kept.append(f)
-    dice = _dice_of(kept, pips, profile, slanted)
+    dice = _dice_of([f for f in kept if id(f) not in on_side], kept, pips, profile)
     for idx in unreadable:
         pts = pips.xy[idx]
         (x1, y1), (x2, y2) = pts.min(axis=0), pts.max(axis=0)
@@ -422,10 +422,11 @@ def _side_on(f: facefit.Face, pips: pipfind.Pips) -> bool:
 
 
 def _dice_of(
-    kept: list[facefit.Face], pips: pipfind.Pips, profile: Profile, slanted: bool
+    tops: list[facefit.Face], kept: list[facefit.Face], pips: pipfind.Pips, profile: Profile
 ) -> list[Die]:
-    """The dice that the faces kept (one per place) show: sides of dice left out, each die
-    read, cocked or flagged for a check."""
+    """The dice whose top faces are `tops`, each read, cocked or flagged for a check. `kept`
+    are the faces kept (one per place), the sides of dice among them: they too show how the
+    view squashes a die."""
     # A flat die looks as squashed as the camera's view makes it (the other dice show how
     # much, else the profile says); a cocked die looks more squashed than that, in its pip
     # pattern and in each pip (a 6 with close columns has a narrow pattern but round pips).
@@ -443,12 +444,9 @@ def _dice_of(
             and pip_squash < pip_reference - 0.05
         )
 
-    # Side faces are dropped only now: they too show how the view squashes a die, above.
-    sides = _sides(kept, pips, profile, slanted)
-    dice_faces = [f for i, f in enumerate(kept) if i not in sides]
-    cocked = [f for f in dice_faces if is_cocked(f)]
+    cocked = [f for f in tops if is_cocked(f)]
     dice: list[Die] = []
-    for f in dice_faces:
+    for f in tops:
         conf = _confidence(f, profile)
         if conf < profile.dice.min_confidence:
             continue  # more likely not a die at all; a missed die shows in the count

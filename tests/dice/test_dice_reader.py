@@ -612,7 +612,7 @@ def test_a_die_s_side_that_looks_cocked_hides_no_die():
     """The side of a 6 seen at a slant, read as a 1, looks as squashed as a cocked die. It
     is the 6's side, and the 6 is the die: no cocked die hides it."""
     from companion.dice.pips import Pips
-    from companion.dice.reader import _dice_of, _face_of, default_profile
+    from companion.dice.reader import _dice_of, _face_of, _sides, default_profile
 
     six = [[90, 90], [90, 100], [90, 110], [110, 90], [110, 100], [110, 110]]
     pips = Pips(
@@ -629,7 +629,9 @@ def test_a_die_s_side_that_looks_cocked_hides_no_die():
     faces = [_face_of(np.arange(6), pips, profile), _face_of(np.array([6]), pips, profile)]
     for face in faces:
         face.edge_score = 1.0
-    dice = _dice_of(faces, pips, profile, slanted=False)
+    sides = _sides(faces, pips, profile, slanted=False)
+    assert sides == {1}  # the 1 is the 6's side
+    dice = _dice_of([f for k, f in enumerate(faces) if k not in sides], faces, pips, profile)
     assert [(d.face, d.flags) for d in dice] == [(6, ())]
 
 
@@ -688,7 +690,7 @@ def test_a_one_seen_side_on_is_read_for_a_check(elongation, outline, sure):
     profile = default_profile()
     one = _face_of(np.arange(1), pips, profile)
     one.edge_score, one.squash = 1.0, outline  # as measuring found the die's outline
-    (die,) = _dice_of([one], pips, profile, slanted=False)
+    (die,) = _dice_of([one], [one], pips, profile)
     assert die.face == 1
     assert (not die.flagged) == sure
 
