@@ -41,6 +41,7 @@ class Face:
     seen_as: int = 0  # what the pips seen around it (but not found) make it: a 3 or 5
     # Read leaving out pips of its group, with a doubtful one, or a 2 of unlike pips.
     doubtful: bool = False
+    outline: float = 0.0  # how square the die's outline looks, where measured (2s and 3s)
 
 
 def middle(values: np.ndarray) -> np.ndarray:
@@ -569,16 +570,18 @@ class _Block:
             )
 
 
-def _squashes(dist: np.ndarray, good: np.ndarray) -> list[float]:
-    """Short over long axis of the outline that the `good` rays of each row of (m, 16)
-    distances along _SIXTEEN draw. Rows with as many good rays are worked out together."""
+def _squashes(dist: np.ndarray, good: np.ndarray, dirs: np.ndarray = _SIXTEEN) -> list[float]:
+    """Short over long axis of the outline that the `good` rays of each row of (m, k)
+    distances along `dirs` (k, 2), or each row's own (m, k, 2), draw. Rows with as many
+    good rays are worked out together."""
     squash = np.empty(len(dist))
     counts = good.sum(axis=1)
+    dirs = np.broadcast_to(dirs, (*dist.shape, 2))
     for count in sorted(set(counts.tolist())):
         rows = (counts == count).nonzero()[0]
         at = good[rows]
-        dirs = _SIXTEEN[at.nonzero()[1]].reshape(-1, count, 2)
-        outline = dist[rows][at].reshape(-1, count, 1) * dirs
+        dirs_at = dirs[rows][at].reshape(-1, count, 2)
+        outline = dist[rows][at].reshape(-1, count, 1) * dirs_at
         outline -= outline.sum(axis=1, keepdims=True) / count  # np.mean's value, quicker
         low, high = np.linalg.eigvalsh(outline.transpose(0, 2, 1) @ outline).T
         squash[rows] = np.sqrt(np.maximum(low, 0.0) / high)
@@ -744,16 +747,26 @@ class _Patterns(_Block):
             seen &= ~others.any(axis=1) & ~beyond[self.evens]
             for k in self.evens[seen].tolist():
                 self.faces[k].seen_as = self.faces[k].face + 1
-        self._finish(np.concatenate([d_axes, d_diag], axis=1), self.dirs, good, missing)
+        dist = np.concatenate([d_axes, d_diag], axis=1)
+        # A face of three pips or fewer has no pattern to tell how square it looks: its
+        # pips do, which a glint makes look long. Where the die's edge lies all round, the
+        # outline tells too.
+        outlined = ((self.n <= 3) & good.all(axis=1)).nonzero()[0]
+        if len(outlined):
+            squashes = _squashes(dist[outlined], good[outlined], self.dirs[outlined])
+            for k, squash in zip(outlined.tolist(), squashes, strict=True):
+                self.faces[k].outline = squash
+        self._finish(dist, self.dirs, good, missing)
 
 
 def measure(bgr, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
     """Check each face against the image around it. Sets `edge_score` (share of rays that
     meet the die's edge where the pattern says it is), `box`, `contrast`, and `missing_pip`
     (something pip-like where the pattern has no pip: a 3 whose middle pip hid would read as
-    a 2, so the face cannot be trusted), `seen_as` (the 3 or 5 those pips make) and, for a
-    1 on an even face, `squash` from the die's outline. The 1s are measured together, and
-    the other faces together; all faces' rays, then all their probes, are sampled at once."""
+    a 2, so the face cannot be trusted), `seen_as` (the 3 or 5 those pips make) and, from
+    the die's outline, `squash` for a 1 on an even face and `outline` for a 2 or 3. The 1s
+    are measured together, and the other faces together; all faces' rays, then all their
+    probes, are sampled at once."""
     ones = [face for face in faces if face.face == 1]
     others = [face for face in faces if face.face != 1]
     blocks = [kind(of, pips, dp) for kind, of in ((_Ones, ones), (_Patterns, others)) if of]

@@ -438,10 +438,12 @@ def _dice_of(
 
     def is_cocked(f: facefit.Face) -> bool:
         pip_squash = 1 / float(facefit.middle(pips.elongation[f.pips]))
+        # With three pips or fewer the squash is the pips' own, which is noisier.
+        squashed = (profile.dice.cocked_squash - 0.08 * (f.face <= 3)) * reference
         return (
-            # With three pips or fewer the squash is the pips' own, which is noisier.
-            f.squash < (profile.dice.cocked_squash - 0.08 * (f.face <= 3)) * reference
+            f.squash < squashed
             and pip_squash < pip_reference - 0.05
+            and not f.outline >= squashed  # a glint makes pips look long, not the die
         )
 
     cocked = [f for f in tops if is_cocked(f)]

@@ -988,3 +988,20 @@ def test_dark_dice_crowding_the_frame_with_peaks_hide_no_pip_elsewhere(seed):
     reading = read(synth.render(_tray([*dark, one], "white-sheet"), rng), expected=11)
     assert sorted(reading.values) == [1] + [5] * 5 + [6] * 5, reading.problems
     assert any(d.face == 1 and abs(d.centre[0] - 320) < 10 for d in reading.dice)
+
+
+@pytest.mark.parametrize("seed", [0, 3, 5])
+def test_a_flat_three_whose_glinted_pips_look_long_is_not_taken_for_cocked(seed):
+    # A glint on each pip makes a 3's pips, which alone tell how square it looks, look long;
+    # its die's outline, seen all round, is square.
+    dice = [
+        _die(3, 266, 349, size=53, angle=105),
+        _die(3, 407, 373, size=52, angle=181),
+        _die(2, 116, 393, size=56, angle=286),
+        _die(3, 100, 180, size=53, angle=344, pip_glare=True),
+    ]
+    light = dict(light=0.83, light_gradient=0.15, light_angle=33, shadow=0.54, blur=0.8)
+    scene = _tray(dice, "grey", view_tilt=0.1, tray_wall=26, **light)
+    reading = read(synth.render(scene, np.random.default_rng(seed)), expected=4)
+    assert reading.status == OK, reading.problems
+    assert reading.values == [2, 3, 3, 3]
