@@ -148,7 +148,7 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
                 continue
             if not _apart(*parts):
                 # Not two dice; but one die's top face and the side below it may be.
-                top = [1 - k for k in _sides(parts, pips, profile, False)]
+                top = [1 - k for k in _sides(parts, pips, profile, True)]
                 if not top:
                     continue
                 parts = [parts[top[0]]]
