@@ -41,7 +41,7 @@ class Face:
     seen_as: int = 0  # what the pips seen around it (but not found) make it: a 3 or 5
     # Read leaving out pips of its group, with a doubtful one, or a 2 of unlike pips.
     doubtful: bool = False
-    outline: float = 0.0  # how square the die's outline looks, where measured (2s and 3s)
+    outline: float = 0.0  # how square the die's outline looks, where measured (1s to 3s)
 
 
 def middle(values: np.ndarray) -> np.ndarray:
@@ -652,6 +652,12 @@ class _Ones(_Block):
         # the pip is not of one colour (a glossy or marbled die), and tells nothing.
         at_once = dist <= (2.0 * self.r + 2)[:, None]
         missing |= at_once.sum(axis=1) >= 12
+        # Nor does a ray that leaves it at once here and there (a shade on a white face): the
+        # others draw the die's outline, if most of it, lopsided or not.
+        shaped = good & ~at_once
+        drawn = (shaped.sum(axis=1) >= 12).nonzero()[0]
+        for k, squash in zip(drawn.tolist(), _squashes(dist[drawn], shaped[drawn]), strict=True):
+            self.faces[k].outline = squash
         for face, seen_as in zip(self.faces, _middles_of(at_corners).tolist(), strict=True):
             face.seen_as = seen_as
         # How square a 1's die looks, from its outline rather than from its pip, which a
@@ -764,7 +770,7 @@ def measure(bgr, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
     meet the die's edge where the pattern says it is), `box`, `contrast`, and `missing_pip`
     (something pip-like where the pattern has no pip: a 3 whose middle pip hid would read as
     a 2, so the face cannot be trusted), `seen_as` (the 3 or 5 those pips make) and, from
-    the die's outline, `squash` for a 1 on an even face and `outline` for a 2 or 3. The 1s
+    the die's outline, `squash` for a 1 on an even face and `outline` for a 1, 2 or 3. The 1s
     are measured together, and the other faces together; all faces' rays, then all their
     probes, are sampled at once."""
     ones = [face for face in faces if face.face == 1]

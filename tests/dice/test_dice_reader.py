@@ -328,6 +328,40 @@ def test_a_flat_one_whose_pip_looks_long_is_not_taken_for_cocked():
     assert reading.ok
 
 
+def test_a_one_whose_long_pip_has_a_shade_beside_it_is_not_taken_for_cocked():
+    """A shade on a white face, just beside a 1's pip, ends two rays at once: the face
+    looks lopsided around the pip, so its outline does not say how square the die looks,
+    and a glint makes the pip look long, as a cocked die's would. The other rays draw a
+    square outline: the die lies flat, and is read as a 1 for a check."""
+    from companion.dice import faces as facefit
+    from companion.dice.pips import Pips
+    from companion.dice.reader import _dice_of, _face_of, default_profile
+    from companion.dice.reading import UNCERTAIN
+
+    frame = np.full((200, 200, 3), 150, np.uint8)
+    cv2.rectangle(frame, (78, 78), (122, 122), (215, 220, 215), -1)
+    shade = np.array([[78, 104], [92, 104], [78, 122]], np.int32)
+    cv2.fillPoly(frame, [shade], (190, 195, 190))
+    cv2.circle(frame, (100, 100), 4, (20, 20, 20), -1)
+    frame = cv2.GaussianBlur(frame, (3, 3), 0.8)
+    pips = Pips(
+        xy=np.array([[100.0, 100.0]]),
+        r=np.array([3.6]),
+        polarity=-np.ones(1),
+        contrast=np.array([300.0]),
+        elongation=np.array([1.54]),
+        face_bgr=np.array([[215.0, 220.0, 215.0]]),
+        pip_bgr=np.array([[20.0, 20.0, 20.0]]),
+        weak=np.zeros(1, bool),
+    )
+    profile = default_profile()
+    one = _face_of(np.array([0]), pips, profile)
+    facefit.measure(frame, [one], pips, profile.dice)
+    assert one.missing_pip  # lopsided
+    dice = _dice_of([one], [one], pips, profile)
+    assert [(d.face, d.flags) for d in dice] == [(1, (UNCERTAIN,))]
+
+
 @pytest.mark.parametrize("seed", [0, 1])
 def test_twos_with_a_glint_on_each_pip_are_twos(seed):
     """A glint makes a pip look a little long; the two far-apart pips of a 2 still link."""
