@@ -147,7 +147,8 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
             if any(p is None for p in parts):
                 continue
             if not _apart(*parts):
-                # Not two dice; but one die's top face and the side below it may be.
+                # Not two dice; but one die's top face and the side below it may be (its
+                # pips longer, or its face in a darker shade, whatever the view's slant).
                 top = [1 - k for k in _sides(parts, pips, profile, True)]
                 if not top:
                     continue
@@ -443,7 +444,8 @@ def _dice_of(
         return (
             f.squash < squashed
             and pip_squash < pip_reference - 0.05
-            and not f.outline >= squashed  # a glint makes pips look long, not the die
+            # A glint makes pips look long, not the die: its outline, where measured (not 0).
+            and not f.outline >= squashed
         )
 
     cocked = [f for f in tops if is_cocked(f)]
