@@ -390,13 +390,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
             -_confidence(f, profile),
         )
     )
-    kept: list[facefit.Face] = []
-    for f in found:
-        if all(
-            math.dist(f.centre, k.centre) > profile.dice.overlap * max(_size(f), _size(k))
-            for k in kept
-        ):
-            kept.append(f)
+    kept = _one_per_place(found, on_side, pips, profile)
     dice = _dice_of([f for f in kept if id(f) not in on_side], kept, pips, profile)
     for idx in unreadable:
         pts = pips.xy[idx]
@@ -413,6 +407,29 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     # What was looked at, for annotated images and tuning.
     reading.extras.update(pips=pips, groups=groups, candidates=candidates)
     return reading
+
+
+def _one_per_place(
+    found: list[facefit.Face], on_side: set[int], pips: pipfind.Pips, profile: Profile
+) -> list[facefit.Face]:
+    """The faces to keep, first come first kept, where faces overlap (one die's top face and
+    a side face, or one face read twice). `on_side` holds the ids of the sides of dice. A
+    die shows one 1: a lone pip like a kept 1's pip on the same die makes that 1 doubtful
+    (the two pips of a 2 that did not link, a glare streak between them)."""
+    kept: list[facefit.Face] = []
+    for f in found:
+        over = [
+            k
+            for k in kept
+            if math.dist(f.centre, k.centre) <= profile.dice.overlap * max(_size(f), _size(k))
+        ]
+        if not over:
+            kept.append(f)
+        elif f.face == 1 and id(f) not in on_side:
+            for k in over:
+                if k.face == 1 and id(k) not in on_side:
+                    k.doubtful |= bool(_like(k.pips, pips, profile, (math.inf, 1.6))[f.pips[0]])
+    return kept
 
 
 def _side_on(f: facefit.Face, pips: pipfind.Pips) -> bool:

@@ -1045,3 +1045,33 @@ def test_a_flat_three_whose_glinted_pips_look_long_is_not_taken_for_cocked(seed)
     reading = read(synth.render(scene, np.random.default_rng(seed)), expected=4)
     assert reading.status == OK, reading.problems
     assert reading.values == [2, 3, 3, 3]
+
+
+@pytest.mark.parametrize(
+    ("other_pip", "sure"), [((230.0, 240.0, 230.0), False), ((30.0, 30.0, 30.0), True)]
+)
+def test_a_one_with_a_pip_like_its_own_on_the_same_die_is_read_for_a_check(other_pip, sure):
+    """A glare streak between a 2's pips keeps them from linking: each is a lone pip, read
+    as a 1, and one 1 is kept where they overlap. A die shows one 1: a lone pip like the
+    kept one's, on its die, makes it doubtful. A dark spot on a white-pipped die does not."""
+    from companion.dice.pips import Pips
+    from companion.dice.reader import _dice_of, _face_of, _one_per_place, default_profile
+
+    pips = Pips(
+        xy=np.array([[150.0, 110.0], [166.0, 126.0]]),
+        r=np.array([3.2, 3.0]),
+        polarity=np.array([1.0, 1.0 if other_pip[0] > 100 else -1.0]),
+        contrast=np.full(2, 250.0),
+        elongation=np.array([1.04, 1.1]),
+        face_bgr=np.tile([40.0, 120.0, 20.0], (2, 1)),
+        pip_bgr=np.array([[230.0, 240.0, 230.0], other_pip]),
+        weak=np.zeros(2, bool),
+    )
+    profile = default_profile()
+    ones = [_face_of(np.array([k]), pips, profile) for k in (0, 1)]
+    for one in ones:
+        one.edge_score = 1.0
+    kept = _one_per_place(ones, set(), pips, profile)
+    assert kept == [ones[0]]
+    dice = _dice_of(kept, kept, pips, profile)
+    assert [(d.face, not d.flags) for d in dice] == [(1, sure)]
