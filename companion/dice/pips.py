@@ -25,7 +25,6 @@ _TIGHT_MIN_RADIUS = 1.8  # px
 _SIBLING_COLOUR = 60.0  # farthest apart the colours of two pips of one face look
 _OFF_LINE = 0.25  # a colour this far (times pip-face contrast) off pip and face is neither
 SHADE = 1.8  # brightest/dimmest one die's face looks (uneven light, marbling)
-_CELL_PEAK = 2.0  # least response, times the threshold, of a peak measured for its cell
 _AROUND_Y, _AROUND_X = (a.ravel() for a in np.mgrid[-1:2, -1:2])  # 3x3, row by row
 
 
@@ -338,23 +337,6 @@ def _with_siblings(which, glint, xy, r, polarity, pip_bgr) -> np.ndarray:
     return which[alike.any(axis=1)]
 
 
-def _strongest(strength: np.ndarray, xs: np.ndarray, ys: np.ndarray, p: PipParams) -> np.ndarray:
-    """Which of many peaks at frame places (xs, ys) to measure: textured trays have many
-    faint ones, so the `max_peaks` strongest, and also the `peaks_per_cell` strongest in
-    each `peak_cell` square of the frame that stand out clearly. The face of a dark die
-    between its white pips peaks all over: a few such dice must not crowd out a pip
-    elsewhere."""
-    cell = (ys // p.peak_cell) * (1 + int(xs.max()) // p.peak_cell) + xs // p.peak_cell
-    by_cell = np.lexsort((-strength, cell))
-    sorted_cells = cell[by_cell]
-    first = np.flatnonzero(np.r_[True, sorted_cells[1:] != sorted_cells[:-1]])
-    rank = np.empty(len(cell), np.intp)
-    rank[by_cell] = np.arange(len(cell)) - np.repeat(first, np.diff(np.r_[first, len(cell)]))
-    keep = (rank < p.peaks_per_cell) & (strength >= _CELL_PEAK * p.threshold)
-    keep[np.argpartition(-strength, p.max_peaks)[: p.max_peaks]] = True
-    return keep
-
-
 def find(bgr: np.ndarray, p: PipParams) -> Pips:
     """Pips are peaks of the top-hat response; each one's size comes from where the response
     falls to half its height, so a pip inside a die that itself stands out still has its own
@@ -384,9 +366,9 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
         for bright in (False, True):
             mine = np.flatnonzero((cs == c) & (top == bright))
             if len(mine) > p.max_peaks:
+                # Textured trays have many faint peaks: measure only the strongest.
                 strength = response[ys[mine], xs[mine], c].astype(np.float32)
-                in_frame = ys[mine] - (h + 2) * bright
-                mine = mine[_strongest(strength, xs[mine], in_frame, p)]
+                mine = mine[np.argpartition(-strength, p.max_peaks)[: p.max_peaks]]
             picked.append(mine)
     pick = np.concatenate(picked)
     xs, ys, cs, top = xs[pick], ys[pick], cs[pick], top[pick]

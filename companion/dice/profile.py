@@ -28,8 +28,6 @@ class PipParams:
     kernel: int = 21
     threshold: float = 24.0
     max_peaks: int = 150
-    peak_cell: int = 32
-    peaks_per_cell: int = 2
     min_radius: float = 1.5
     max_radius: int = 12
     max_aspect: float = 3.0
@@ -42,8 +40,6 @@ class PipParams:
         "kernel": _num(5, 61, "square structuring element, wider than the largest pip (px)", True),
         "threshold": _num(1, 200, "top-hat response of a pip's centre"),
         "max_peaks": _num(10, 5000, "strongest peaks measured per channel and polarity", True),
-        "peak_cell": _num(8, 640, "square of the frame with peaks of its own measured (px)", True),
-        "peaks_per_cell": _num(0, 50, "its strongest peaks measured, if twice the threshold", True),
         "min_radius": _num(0.5, 20, "smallest pip radius (px)"),
         "max_radius": _num(2, 40, "largest pip radius (px)", True),
         "max_aspect": _num(1, 10, "longest/shortest width of a pip"),

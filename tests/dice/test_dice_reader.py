@@ -1008,28 +1008,6 @@ def test_ones_with_a_glint_are_read_for_sure(style):
         assert reading.values == [1] * 5
 
 
-@pytest.mark.parametrize("seed", [0, 7, 9, 10])
-def test_dark_dice_crowding_the_frame_with_peaks_hide_no_pip_elsewhere(seed):
-    # Between its white pips, a dark die's face peaks all over in the black-hat; ten such
-    # dice must not take every peak measured from the black pip of a die far from them.
-    dark = [
-        _die(
-            5 + i % 2,
-            80 + 120 * (i % 5),
-            200 + 110 * (i // 5),
-            ("black", "blue")[i % 2],
-            size=46,
-            angle=25 * i,
-        )
-        for i in range(10)
-    ]
-    one = _die(1, 320, 80, "orange", size=44, angle=59, pip_glare=True)
-    rng = np.random.default_rng(seed)
-    reading = read(synth.render(_tray([*dark, one], "white-sheet"), rng), expected=11)
-    assert sorted(reading.values) == [1] + [5] * 5 + [6] * 5, reading.problems
-    assert any(d.face == 1 and abs(d.centre[0] - 320) < 10 for d in reading.dice)
-
-
 @pytest.mark.parametrize("seed", [0, 3, 5])
 def test_a_flat_three_whose_glinted_pips_look_long_is_not_taken_for_cocked(seed):
     # A glint on each pip makes a 3's pips, which alone tell how square it looks, look long;
