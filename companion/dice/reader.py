@@ -147,9 +147,8 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
             if any(p is None for p in parts):
                 continue
             if not _apart(*parts):
-                # Not two dice; but one die's top face and the side below it may be (its
-                # pips longer, or its face in a darker shade, whatever the view's slant).
-                top = [1 - k for k in _sides(parts, pips, profile, True)]
+                # Not two dice; but one die's top face and the side below it may be.
+                top = [1 - k for k in _sides(parts, pips, profile, False)]
                 if not top:
                     continue
                 parts = [parts[top[0]]]

@@ -554,8 +554,8 @@ def test_glossy_coloured_pips_with_a_glint_still_make_twos(pips):
 
 def test_a_side_face_pip_grouped_with_a_small_six_is_left_out():
     """Seen from the side, a small die's side face shows a pip beside its top face's pips,
-    and grouped with them: it lies below them, in a darker shade of their face, so it is
-    the side's, and the six pips read without it."""
+    dimmer in the shade, and grouped with them: without it the six pips still read, for a
+    check."""
     dice = [
         _die(6, 100 + 110 * i, 250, "orange", size=30, angle=angle)
         for i, angle in enumerate((84, 0, 45, 20, 70))
@@ -564,7 +564,7 @@ def test_a_side_face_pip_grouped_with_a_small_six_is_left_out():
     for seed in range(3):
         reading = read(synth.render(scene, np.random.default_rng(seed)), expected=5)
         assert reading.values == [6] * 5, reading.problems
-        assert reading.status == OK, reading.problems
+        assert reading.status == CHECK  # a face read without one of its group's pips
 
 
 @pytest.mark.parametrize("style", ["red", "blue", "green"])
@@ -805,17 +805,11 @@ def test_a_side_of_a_die_lies_below_its_top_with_longer_pips_or_in_the_shade(
     assert _sides([top, below], pips, profile, slanted) == ({1} if side else set())
 
 
-@pytest.mark.parametrize(
-    ("side_elongation", "side_shade", "faces"),
-    [(1.5, 1.0, [4]), (1.05, 1.0, None), (1.2, 0.8, [4]), (1.2, 0.95, None)],
-)
-def test_a_top_face_grouped_with_the_side_below_it_is_read_alone(
-    side_elongation, side_shade, faces
-):
+@pytest.mark.parametrize("side_elongation, faces", [(1.5, [4]), (1.05, None)])
+def test_a_top_face_grouped_with_the_side_below_it_is_read_alone(side_elongation, faces):
     """A 4 seen at a slant, grouped with two pips of the side below it: six pips with no
     pattern, and no two dice either (too close). If the two look clearly longer than the
-    top's, or lie on a darker shade of its face (the light falls from above), they are its
-    side, and the 4 is read without them; if not, nothing is."""
+    top's, they are its side, and the 4 is read without them; if not, nothing is."""
     from companion.dice.pips import Pips
     from companion.dice.reader import _faces_of_group, default_profile
 
@@ -827,7 +821,7 @@ def test_a_top_face_grouped_with_the_side_below_it_is_read_alone(
         polarity=-np.ones(6),
         contrast=np.full(6, 150.0),
         elongation=np.array([1.05] * 4 + [side_elongation] * 2),
-        face_bgr=np.outer([1.0] * 4 + [side_shade] * 2, [200.0, 220.0, 230.0]),
+        face_bgr=np.tile([200.0, 220.0, 230.0], (6, 1)),
         pip_bgr=np.tile([30.0, 30.0, 30.0], (6, 1)),
         weak=np.zeros(6, bool),
     )
