@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/screens.py
 	$(BIN)/python bench/web.py
 	$(BIN)/python bench/dice.py $(wildcard ../shared/data/dice/*/)
+	$(BIN)/python bench/cocked.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache
