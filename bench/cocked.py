@@ -4,8 +4,9 @@ each top face 1-6 in every style, at several leans, read with the count known.
     .venv/bin/python bench/cocked.py
 
 A leaning die must be flagged (cocked, or at least not read for sure): its value is no roll.
-Prints, per top face of the leaning die, how many were flagged cocked, flagged for a check,
-read for sure (the silent errors), or not seen; and how many flat dice were read wrong.
+Prints, per top face of the leaning die and per lean, how many were flagged cocked, flagged
+for a check, read for sure (the silent errors), or not seen; and how many flat dice were
+read wrong.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ def main() -> None:
         else:
             kind = "unseen"
         outcome[face, kind] += 1
+        outcome[lean, kind] += 1
         flat_values = sorted(d.face for d in reading.dice if d.centre[1] >= 150)
         flat_dice += 3
         flat_wrong += 3 - sum((Counter(flat_values) & Counter((2, 5, 6))).values())
@@ -67,6 +69,8 @@ def main() -> None:
     print("top face of the leaning die: " + ", ".join(kinds))
     for face in range(1, 7):
         print(f"  {face}: " + ", ".join(str(outcome[face, kind]) for kind in kinds))
+    for lean in LEANS:
+        print(f"  leaning {lean:.0f} degrees: " + ", ".join(str(outcome[lean, k]) for k in kinds))
     total = len(STYLES) * len(LEANS) * 6
     sure = sum(outcome[face, "sure"] for face in range(1, 7))
     print(f"leaning dice read for sure: {sure} of {total} ({sure / total:.1%})")
