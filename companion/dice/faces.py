@@ -39,7 +39,8 @@ class Face:
     contrast: float = 0.0
     missing_pip: bool = False  # something pip-like where the pattern has no pip
     seen_as: int = 0  # what the pips seen around it (but not found) make it: a 3 or 5
-    # Read leaving out pips of its group, with a doubtful one, or a 2 of unlike pips.
+    # Read leaving out pips of its group, with a doubtful one, a 2 of unlike pips, or a 1
+    # with a lone pip like its own on the same die.
     doubtful: bool = False
     outline: float = 0.0  # how square the die's outline looks, where measured (1s to 3s)
 
