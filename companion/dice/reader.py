@@ -31,6 +31,7 @@ SIDE_FACE_ELONGATION = 1.25  # a side face's pips look this much longer than its
 SIDE_FACE_REACH = 1.3  # farthest a side face's middle lies from its top's, in die edges
 SIDE_FACE_SHADE = 0.9  # or at most this bright (B + G + R) as its top, in the same colour,
 SIDE_FACE_SLANT = 1.15  # in a view slanted so that top faces' pips look this long (median)
+LEANING_PIP = (1.55, 2.0)  # longest, biggest (times the top's) a leaning die's other pips look
 
 
 @lru_cache(maxsize=1)
@@ -412,9 +413,13 @@ def _one_per_place(
     found: list[facefit.Face], on_side: set[int], pips: pipfind.Pips, profile: Profile
 ) -> list[facefit.Face]:
     """The faces to keep, first come first kept, where faces overlap (one die's top face and
-    a side face, or one face read twice). `on_side` holds the ids of the sides of dice. A
-    die shows one 1: a lone pip like a kept 1's pip on the same die makes that 1 doubtful
-    (the two pips of a 2 that did not link, a glare streak between them)."""
+    a side face, or one face read twice). `on_side` holds the ids of the sides of dice.
+    Pips like a kept face's on its die, but not on that face, make it doubtful:
+    - a die shows one 1: a lone pip like a kept 1's (the two pips of a 2 that did not link,
+      a glare streak between them);
+    - a die that shows a second face with pips, beside or above its top face, leans (against
+      the tray wall or another die): a slanted camera sees a flat die's side below its top,
+      and one looking down sees sides at a glancing angle only, their pips long."""
     kept: list[facefit.Face] = []
     for f in found:
         over = [
@@ -424,10 +429,16 @@ def _one_per_place(
         ]
         if not over:
             kept.append(f)
-        elif f.face == 1 and id(f) not in on_side:
-            for k in over:
-                if k.face == 1 and id(k) not in on_side:
-                    k.doubtful |= bool(_like(k.pips, pips, profile, (math.inf, 1.6))[f.pips[0]])
+        if id(f) in on_side:
+            continue
+        for k in over:
+            if id(k) in on_side:
+                continue
+            if f.face == 1 and k.face == 1:
+                k.doubtful |= bool(_like(k.pips, pips, profile, (math.inf, 1.6))[f.pips[0]])
+            others = np.setdiff1d(f.pips, k.pips)
+            if len(others) and not _just_below([f, k])[0, 1]:
+                k.doubtful |= bool(_like(k.pips, pips, profile, LEANING_PIP)[others].all())
     return kept
 
 

@@ -154,6 +154,26 @@ def test_cocked_die_is_flagged_not_guessed():
     assert any("cocked" in p for p in reading.problems)
 
 
+@pytest.mark.parametrize(
+    ("face", "style", "lean"),
+    [(1, "black", 35), (2, "white", 42), (3, "ivory", 35), (3, "red", 50)],
+)
+def test_a_leaning_die_whose_top_face_looks_flat_is_not_read_for_sure(face, style, lean):
+    """A 1, 2 or 3 has no pattern that shows how squashed it looks, and a die leaning 35-42
+    degrees squashes its pips too little to tell. It shows a second face with pips, above
+    its top face, where no flat die shows one: it is read for a check."""
+    rng = np.random.default_rng([face, lean])
+    leaning = _die(face, 320, 50, style, size=44, angle=-4.0, tilt=lean, tilt_dir=90, cocked=True)
+    flat = [
+        _die(f, 160 + 160 * i, 320, style, size=44, angle=25.0 * i) for i, f in enumerate((2, 5, 6))
+    ]
+    reading = read(synth.render(_tray([*flat, leaning], tray_wall=22), rng), expected=4)
+    at_wall = [d for d in reading.dice if d.centre[1] < 150]
+    assert at_wall and all(d.flagged for d in at_wall)
+    assert sorted(d.face for d in reading.dice if d.centre[1] >= 150) == [2, 5, 6]
+    assert reading.status == CHECK
+
+
 @pytest.mark.parametrize("expected", [2, 4])
 def test_count_other_than_asked_is_flagged(expected):
     rng = np.random.default_rng(2)
