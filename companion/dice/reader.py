@@ -96,16 +96,19 @@ def _face_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.F
     return face
 
 
-def _like(own: np.ndarray, pips: pipfind.Pips, profile: Profile, shape=None) -> np.ndarray:
+def _like(
+    own: np.ndarray, pips: pipfind.Pips, profile: Profile, shape=None, smallest: float = 0.6
+) -> np.ndarray:
     """Pips that may join the face of pips `own`: seen from above (a pip on a side face
     looks long), of its polarity, size and colour. `shape` is (longest, biggest) such a pip
-    may look: round and at most 1.6 times as big by default."""
+    may look: round and at most 1.6 times as big by default; and at least `smallest` times
+    as big."""
     r = float(facefit.middle(pips.r[own]))
     longest, biggest = shape or (facefit.ROUND_PIP, 1.6)
     return (
         (pips.elongation <= longest)
         & (pips.polarity == pips.polarity[own[0]])
-        & (pips.r >= 0.6 * r)
+        & (pips.r >= smallest * r)
         & (pips.r <= biggest * r)
         & (
             np.linalg.norm(pips.pip_bgr - facefit.middle(pips.pip_bgr[own]), axis=1)
@@ -438,7 +441,10 @@ def _one_per_place(
                 k.doubtful |= bool(_like(k.pips, pips, profile, (math.inf, 1.6))[f.pips[0]])
             others = np.setdiff1d(f.pips, k.pips)
             if len(others) and not _just_below([f, k])[0, 1]:
-                k.doubtful |= bool(_like(k.pips, pips, profile, LEANING_PIP)[others].all())
+                # A 1's pip is often bigger than other faces' pips.
+                smallest = 0.5 if k.face == 1 else 0.6
+                like = _like(k.pips, pips, profile, LEANING_PIP, smallest)
+                k.doubtful |= bool(like[others].all())
     return kept
 
 
