@@ -96,19 +96,16 @@ def _face_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.F
     return face
 
 
-def _like(
-    own: np.ndarray, pips: pipfind.Pips, profile: Profile, shape=None, smallest: float = 0.6
-) -> np.ndarray:
+def _like(own: np.ndarray, pips: pipfind.Pips, profile: Profile, shape=None) -> np.ndarray:
     """Pips that may join the face of pips `own`: seen from above (a pip on a side face
     looks long), of its polarity, size and colour. `shape` is (longest, biggest) such a pip
-    may look: round and at most 1.6 times as big by default; and at least `smallest` times
-    as big."""
+    may look: round and at most 1.6 times as big by default."""
     r = float(facefit.middle(pips.r[own]))
     longest, biggest = shape or (facefit.ROUND_PIP, 1.6)
     return (
         (pips.elongation <= longest)
         & (pips.polarity == pips.polarity[own[0]])
-        & (pips.r >= smallest * r)
+        & (pips.r >= 0.6 * r)
         & (pips.r <= biggest * r)
         & (
             np.linalg.norm(pips.pip_bgr - facefit.middle(pips.pip_bgr[own]), axis=1)
@@ -441,11 +438,35 @@ def _one_per_place(
                 k.doubtful |= bool(_like(k.pips, pips, profile, (math.inf, 1.6))[f.pips[0]])
             others = np.setdiff1d(f.pips, k.pips)
             if len(others) and not _just_below([f, k])[0, 1]:
-                # A 1's pip is often bigger than other faces' pips.
-                smallest = 0.5 if k.face == 1 else 0.6
-                like = _like(k.pips, pips, profile, LEANING_PIP, smallest)
-                k.doubtful |= bool(like[others].all())
+                k.doubtful |= _on_its_die(others, k, pips, profile)
     return kept
+
+
+def _on_its_die(
+    others: np.ndarray, face: facefit.Face, pips: pipfind.Pips, profile: Profile
+) -> bool:
+    """Are the pips `others` on a face of the die that shows `face`: of its pips' polarity
+    and colour, at most `LEANING_PIP` as long and as big, and at least 0.6 times as big
+    (half, beside a 1, whose pip is often bigger than other faces'), on a shade of its face's
+    colour (a face turned away from the light is darker)?"""
+    own = face.pips
+    longest, biggest = LEANING_PIP
+    r = float(facefit.middle(pips.r[own]))
+    smallest = 0.5 if face.face == 1 else 0.6
+    tolerance = profile.faces.colour_tolerance
+    return bool(
+        (pips.polarity[others] == pips.polarity[own[0]]).all()
+        and (pips.elongation[others] <= longest).all()
+        and ((pips.r[others] >= smallest * r) & (pips.r[others] <= biggest * r)).all()
+        and (
+            np.linalg.norm(pips.pip_bgr[others] - facefit.middle(pips.pip_bgr[own]), axis=1)
+            <= 2 * tolerance
+        ).all()
+        and (
+            pipfind.shade_distance(pips.face_bgr[others], facefit.middle(pips.face_bgr[own]))
+            <= tolerance
+        ).all()
+    )
 
 
 def _side_on(f: facefit.Face, pips: pipfind.Pips) -> bool:
