@@ -390,7 +390,8 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
             -_confidence(f, profile),
         )
     )
-    kept = _one_per_place(found, on_side, pips, profile)
+    middle = (frame.shape[1] / 2, frame.shape[0] / 2)
+    kept = _one_per_place(found, on_side, pips, profile, middle)
     dice = _dice_of([f for f in kept if id(f) not in on_side], kept, pips, profile)
     for idx in unreadable:
         pts = pips.xy[idx]
@@ -410,16 +411,20 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
 
 
 def _one_per_place(
-    found: list[facefit.Face], on_side: set[int], pips: pipfind.Pips, profile: Profile
+    found: list[facefit.Face],
+    on_side: set[int],
+    pips: pipfind.Pips,
+    profile: Profile,
+    middle: tuple[float, float],
 ) -> list[facefit.Face]:
     """The faces to keep, first come first kept, where faces overlap (one die's top face and
-    a side face, or one face read twice). `on_side` holds the ids of the sides of dice.
-    Pips like a kept face's on its die, but not on that face, make it doubtful:
+    a side face, or one face read twice). `on_side` holds the ids of the sides of dice, and
+    `middle` is the frame's. Pips like a kept face's on its die, but not on that face, make
+    it doubtful:
     - a die shows one 1: a lone pip like a kept 1's (the two pips of a 2 that did not link,
       a glare streak between them);
-    - a die that shows a second face with pips, beside or above its top face, leans (against
-      the tray wall or another die): a slanted camera sees a flat die's side below its top,
-      and one looking down sees sides at a glancing angle only, their pips long."""
+    - a die that shows a second face with pips where no flat die shows a side (`_side_ward`)
+      leans, against the tray wall or another die."""
     kept: list[facefit.Face] = []
     for f in found:
         over = [
@@ -437,9 +442,21 @@ def _one_per_place(
             if f.face == 1 and k.face == 1:
                 k.doubtful |= bool(_like(k.pips, pips, profile, (math.inf, 1.6))[f.pips[0]])
             others = np.setdiff1d(f.pips, k.pips)
-            if len(others) and not _just_below([f, k])[0, 1]:
+            if len(others) and not _side_ward(f, k, middle):
                 k.doubtful |= _on_its_die(others, k, pips, profile)
     return kept
+
+
+def _side_ward(f: facefit.Face, top: facefit.Face, middle: tuple[float, float]) -> bool:
+    """Does face `f` lie where a camera sees a side of the flat die whose top is `top`:
+    below it (a slanted camera), or towards the frame's middle (a camera looking down sees
+    the sides that face it, more of them the nearer it is)? By at least half as much as
+    beside it, as in `_just_below`."""
+    dx, dy = f.centre[0] - top.centre[0], f.centre[1] - top.centre[1]
+    if dy > 0.5 * abs(dx):
+        return True
+    ux, uy = middle[0] - top.centre[0], middle[1] - top.centre[1]
+    return dx * ux + dy * uy > 0.5 * abs(dx * uy - dy * ux)
 
 
 def _on_its_die(

@@ -1063,7 +1063,7 @@ def test_a_one_with_a_pip_like_its_own_on_the_same_die_is_read_for_a_check(other
     ones = [_face_of(np.array([k]), pips, profile) for k in (0, 1)]
     for one in ones:
         one.edge_score = 1.0
-    kept = _one_per_place(ones, set(), pips, profile)
+    kept = _one_per_place(ones, set(), pips, profile, middle=(320.0, 240.0))
     assert len(kept) == 1 and kept[0] is ones[0]
     dice = _dice_of(kept, kept, pips, profile)
     assert [(d.face, not d.flags) for d in dice] == [(1, sure)]
