@@ -32,6 +32,7 @@ SIDE_FACE_REACH = 1.3  # farthest a side face's middle lies from its top's, in d
 SIDE_FACE_SHADE = 0.9  # or at most this bright (B + G + R) as its top, in the same colour,
 SIDE_FACE_SLANT = 1.15  # in a view slanted so that top faces' pips look this long (median)
 LEANING_PIP = (1.55, 2.0)  # longest, biggest (times the top's) a leaning die's other pips look
+GLANCING_PIP = 0.75  # a side seen at a glancing angle has pips smaller than this times its top's
 
 
 @lru_cache(maxsize=1)
@@ -391,7 +392,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
         )
     )
     middle = (frame.shape[1] / 2, frame.shape[0] / 2)
-    kept = _one_per_place(found, on_side, pips, profile, middle)
+    kept = _one_per_place(found, on_side, pips, profile, middle, slanted)
     dice = _dice_of([f for f in kept if id(f) not in on_side], kept, pips, profile)
     for idx in unreadable:
         pts = pips.xy[idx]
@@ -416,15 +417,17 @@ def _one_per_place(
     pips: pipfind.Pips,
     profile: Profile,
     middle: tuple[float, float],
+    slanted: bool,
 ) -> list[facefit.Face]:
     """The faces to keep, first come first kept, where faces overlap (one die's top face and
-    a side face, or one face read twice). `on_side` holds the ids of the sides of dice, and
-    `middle` is the frame's. Pips like a kept face's on its die, but not on that face, make
-    it doubtful:
+    a side face, or one face read twice). `on_side` holds the ids of the sides of dice,
+    `middle` is the frame's, and `slanted` says whether the camera looks at the tray slantwise.
+    Pips like a kept face's on its die, but not on that face, make it doubtful:
     - a die shows one 1: a lone pip like a kept 1's (the two pips of a 2 that did not link,
       a glare streak between them);
-    - a die that shows a second face with pips where no flat die shows a side (`_side_ward`)
-      leans, against the tray wall or another die."""
+    - a die that shows a second face with pips leans, against the tray wall or another die,
+      unless that face lies where a flat die shows a side (`_side_ward`) and looks like one,
+      seen at a glancing angle: its pips long or small."""
     kept: list[facefit.Face] = []
     for f in found:
         over = [
@@ -442,8 +445,14 @@ def _one_per_place(
             if f.face == 1 and k.face == 1:
                 k.doubtful |= bool(_like(k.pips, pips, profile, (math.inf, 1.6))[f.pips[0]])
             others = np.setdiff1d(f.pips, k.pips)
-            if len(others) and not _side_ward(f, k, middle):
-                k.doubtful |= _on_its_die(others, k, pips, profile)
+            if not len(others):
+                continue
+            small = facefit.middle(pips.r[others]) < GLANCING_PIP * facefit.middle(pips.r[k.pips])
+            if _side_ward(f, k, middle) and (
+                small or _looks_like_side(f, k, pips, profile, slanted)
+            ):
+                continue
+            k.doubtful |= _on_its_die(others, k, pips, profile)
     return kept
 
 

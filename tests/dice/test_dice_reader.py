@@ -155,15 +155,24 @@ def test_cocked_die_is_flagged_not_guessed():
 
 
 @pytest.mark.parametrize(
-    ("face", "style", "lean"),
-    [(1, "black", 35), (2, "white", 42), (3, "ivory", 35), (3, "red", 50)],
+    ("face", "style", "lean", "towards"),
+    [
+        (1, "black", 35, 90),
+        (2, "white", 42, 90),
+        (3, "ivory", 35, 90),
+        (3, "red", 50, 90),
+        (2, "red", 35, 270),
+        (3, "white", 42, 270),
+    ],
 )
-def test_a_leaning_die_whose_top_face_looks_flat_is_not_read_for_sure(face, style, lean):
-    """A 1, 2 or 3 has no pattern that shows how squashed it looks, and a die leaning 35-42
-    degrees squashes its pips too little to tell. It shows a second face with pips, above
-    its top face, where no flat die shows one: it is read for a check."""
+def test_a_leaning_die_whose_top_face_looks_flat_is_not_read_for_sure(face, style, lean, towards):
+    """A 1, 2 or 3 has no pattern that shows how squashed it looks, and a die leaning 35-50
+    degrees squashes its pips too little to tell. The die shows a second face with pips:
+    above its top face when it leans away from the wall (`towards` 90), below it, as a flat
+    die's side would be, when it leans against the wall (270), but with pips as big and as
+    round as the top's. It is read for a check."""
     rng = np.random.default_rng([face, lean])
-    leaning = _die(face, 320, 50, style, size=44, angle=-4.0, tilt=lean, tilt_dir=90, cocked=True)
+    leaning = _die(face, 320, 50, style, size=44, angle=-4.0, tilt=lean, tilt_dir=towards)
     flat = [
         _die(f, 160 + 160 * i, 320, style, size=44, angle=25.0 * i) for i, f in enumerate((2, 5, 6))
     ]
@@ -1063,7 +1072,7 @@ def test_a_one_with_a_pip_like_its_own_on_the_same_die_is_read_for_a_check(other
     ones = [_face_of(np.array([k]), pips, profile) for k in (0, 1)]
     for one in ones:
         one.edge_score = 1.0
-    kept = _one_per_place(ones, set(), pips, profile, middle=(320.0, 240.0))
+    kept = _one_per_place(ones, set(), pips, profile, (320.0, 240.0), slanted=False)
     assert len(kept) == 1 and kept[0] is ones[0]
     dice = _dice_of(kept, kept, pips, profile)
     assert [(d.face, not d.flags) for d in dice] == [(1, sure)]
