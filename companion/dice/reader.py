@@ -471,10 +471,10 @@ def _side_ward(f: facefit.Face, top: facefit.Face, middle: tuple[float, float]) 
 def _on_its_die(
     others: np.ndarray, face: facefit.Face, pips: pipfind.Pips, profile: Profile
 ) -> bool:
-    """Are the pips `others` on a face of the die that shows `face`: of its pips' polarity
-    and colour, at most `LEANING_PIP` as long and as big, and at least 0.6 times as big
-    (half, beside a 1, whose pip is often bigger than other faces'), on a shade of its face's
-    colour (a face turned away from the light is darker)?"""
+    """Are the pips `others` on a face of the die that shows `face`: of its pips' polarity,
+    at most `LEANING_PIP` as long and as big, and at least 0.6 times as big (half, beside a
+    1, whose pip is often bigger than other faces'), their colour and their face's shades of
+    its (a face turned away from the light is darker, white pips on it grey)?"""
     own = face.pips
     longest, biggest = LEANING_PIP
     r = float(facefit.middle(pips.r[own]))
@@ -485,7 +485,7 @@ def _on_its_die(
         and (pips.elongation[others] <= longest).all()
         and ((pips.r[others] >= smallest * r) & (pips.r[others] <= biggest * r)).all()
         and (
-            np.linalg.norm(pips.pip_bgr[others] - facefit.middle(pips.pip_bgr[own]), axis=1)
+            pipfind.shade_distance(pips.pip_bgr[others], facefit.middle(pips.pip_bgr[own]))
             <= 2 * tolerance
         ).all()
         and (
