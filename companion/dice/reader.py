@@ -32,6 +32,7 @@ SIDE_FACE_REACH = 1.3  # farthest a side face's middle lies from its top's, in d
 SIDE_FACE_SHADE = 0.9  # or at most this bright (B + G + R) as its top, in the same colour,
 SIDE_FACE_SLANT = 1.15  # in a view slanted so that top faces' pips look this long (median)
 LEANING_PIP = (1.55, 2.0)  # longest, biggest (times the top's) a leaning die's other pips look
+ONE_PIP_BIGGER = 1.4  # a 1's pip is up to this much bigger than its die's other pips
 GLANCING_PIP = 0.75  # a side seen at a glancing angle has pips smaller than this times its top's
 
 
@@ -447,7 +448,7 @@ def _one_per_place(
             others = np.setdiff1d(f.pips, k.pips)
             if not len(others):
                 continue
-            small = facefit.middle(pips.r[others]) < GLANCING_PIP * facefit.middle(pips.r[k.pips])
+            small = facefit.middle(pips.r[others]) < GLANCING_PIP * _pip_size(k, pips)
             if _side_ward(f, k, middle) and (
                 small or _looks_like_side(f, k, pips, profile, slanted)
             ):
@@ -468,22 +469,28 @@ def _side_ward(f: facefit.Face, top: facefit.Face, middle: tuple[float, float]) 
     return dx * ux + dy * uy > 0.5 * abs(dx * uy - dy * ux)
 
 
+def _pip_size(face: facefit.Face, pips: pipfind.Pips) -> float:
+    """The radius of the pips on the other faces of the die that shows `face`: its pips',
+    or for a 1, whose pip is often bigger, less."""
+    r = float(facefit.middle(pips.r[face.pips]))
+    return r / ONE_PIP_BIGGER if face.face == 1 else r
+
+
 def _on_its_die(
     others: np.ndarray, face: facefit.Face, pips: pipfind.Pips, profile: Profile
 ) -> bool:
     """Are the pips `others` on a face of the die that shows `face`: of its pips' polarity,
-    at most `LEANING_PIP` as long and as big, and at least 0.6 times as big (half, beside a
-    1, whose pip is often bigger than other faces'), their colour and their face's shades of
-    its (a face turned away from the light is darker, white pips on it grey)?"""
+    at most `LEANING_PIP` as long and as big as its pips (`_pip_size`) and at least 0.6
+    times as big, their colour and their face's shades of its (a face turned away from the
+    light is darker, white pips on it grey)?"""
     own = face.pips
     longest, biggest = LEANING_PIP
-    r = float(facefit.middle(pips.r[own]))
-    smallest = 0.5 if face.face == 1 else 0.6
+    r = _pip_size(face, pips)
     tolerance = profile.faces.colour_tolerance
     return bool(
         (pips.polarity[others] == pips.polarity[own[0]]).all()
         and (pips.elongation[others] <= longest).all()
-        and ((pips.r[others] >= smallest * r) & (pips.r[others] <= biggest * r)).all()
+        and ((pips.r[others] >= 0.6 * r) & (pips.r[others] <= biggest * r)).all()
         and (
             pipfind.shade_distance(pips.pip_bgr[others], facefit.middle(pips.pip_bgr[own]))
             <= 2 * tolerance
