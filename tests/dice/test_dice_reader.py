@@ -162,6 +162,7 @@ def test_cocked_die_is_flagged_not_guessed():
         (2, "white", 42, 90),
         (3, "ivory", 35, 90),
         (3, "red", 50, 90),
+        (1, "ivory", 35, 270),
         (2, "red", 35, 270),
         (3, "white", 42, 270),
     ],
@@ -171,7 +172,8 @@ def test_a_leaning_die_whose_top_face_looks_flat_is_not_read_for_sure(face, styl
     degrees squashes its pips too little to tell. The die shows a second face with pips:
     above its top face when it leans away from the wall (`towards` 90), below it, as a flat
     die's side would be, when it leans against the wall (270), but with pips as big and as
-    round as the top's, and white pips in the shade looking grey. It is read for a check."""
+    round as the top's (a 1's pip is bigger than its die's others), and white pips in the
+    shade looking grey. It is read for a check."""
     rng = np.random.default_rng([face, lean])
     leaning = _die(face, 320, 50, style, size=44, angle=-4.0, tilt=lean, tilt_dir=towards)
     flat = [
