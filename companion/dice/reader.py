@@ -31,7 +31,7 @@ SIDE_FACE_ELONGATION = 1.25  # a side face's pips look this much longer than its
 SIDE_FACE_REACH = 1.3  # farthest a side face's middle lies from its top's, in die edges
 SIDE_FACE_SHADE = 0.9  # or at most this bright (B + G + R) as its top, in the same colour,
 SIDE_FACE_SLANT = 1.15  # in a view slanted so that top faces' pips look this long (median)
-LEANING_PIP = (1.55, 2.0)  # longest, biggest (times the top's) a leaning die's other pips look
+LEANING_PIP = (1.55, 2.0)  # longest, biggest (times its pips') a leaning die's other face's look
 ONE_PIP_BIGGER = 1.4  # a 1's pip is up to this much bigger than its die's other pips
 GLANCING_PIP = 0.75  # a side seen at a glancing angle has pips smaller than this times its top's
 
