@@ -110,16 +110,51 @@ def _paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams
     limit = np.minimum(
         fp.colour_tolerance, fp.path_tolerance * np.minimum(pips.contrast[i], pips.contrast[j])
     )
-    seen = pixels(bgr, px, py).astype(np.float32)
-    colour = np.linalg.norm(seen - face[pair], axis=1)
-    # On a die of a strong colour, a lighter swirl of that colour (a marbled die) is still
-    # its face; the tray is of another colour, the seam between two dice darker.
-    on = _strong(face)[pair]
-    colour[on] = shade_distance(seen[on], face[pair][on], darker=1.0)
+    colour = _off_face(pixels(bgr, px, py).astype(np.float32), face[pair])
     worst = np.zeros(len(todo), np.float32)
     np.maximum.at(worst, pair, colour)
     clear[todo] = worst <= limit
     return clear
+
+
+def _off_face(seen: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """How far colours `seen` (n, 3) are from their faces' colours (n, 3). On a die of a
+    strong colour, a lighter swirl of that colour (a marbled die) is still its face; the
+    tray is of another colour, the seam between two dice darker."""
+    colour = np.linalg.norm(seen - face, axis=1)
+    on = _strong(face)
+    colour[on] = shade_distance(seen[on], face[on], darker=1.0)
+    return colour
+
+
+def one_die(bgr, twos: list[Face], pips: Pips, fp: FaceParams) -> np.ndarray:
+    """For faces of two pips: are they on one die? A 2's other diagonal, where it has no
+    pips, is face from near one corner to near the other. Two 1s side by side fit a 2 as
+    well, but across them that diagonal runs along the seam and out onto the tray."""
+    if not twos:
+        return np.zeros(0, bool)
+    centre = np.array([face.centre for face in twos], float)
+    reach = np.array([0.95 * _HALF_FACE * face.spacing for face in twos])
+    turn = np.array([face.angle + math.pi / 4 for face in twos])
+    across = np.column_stack([-np.sin(turn), np.cos(turn)]) * reach[:, None]
+    # About every 1.5 px from one end to the other, as paths between pips are sampled.
+    counts = np.maximum(2, (2 * reach / 1.5).astype(int))
+    face_of = np.repeat(np.arange(len(twos)), counts)
+    k = np.arange(len(face_of)) - np.repeat(np.cumsum(counts) - counts, counts)
+    t = (2 * k / (counts - 1)[face_of] - 1)[:, None]
+    h, w = bgr.shape[:2]
+    pts = centre[face_of] + t * across[face_of]
+    px = _within(np.round(pts[:, 0]).astype(int), 0, w - 1)
+    py = _within(np.round(pts[:, 1]).astype(int), 0, h - 1)
+    idx = [face.pips for face in twos]
+    face_bgr = np.array([middle(pips.face_bgr[i]) for i in idx], np.float32)
+    contrast = np.array([pips.contrast[i].min() for i in idx])
+    colour = _off_face(pixels(bgr, px, py).astype(np.float32), face_bgr[face_of])
+    limit = np.minimum(fp.colour_tolerance, fp.path_tolerance * contrast)
+    # A glint or a swirl may cross one half; the tray lies beyond both ends.
+    ends = np.zeros((len(twos), 2), bool)
+    np.logical_or.at(ends, (face_of, (t[:, 0] > 0).astype(int)), colour > limit[face_of])
+    return ~ends.all(axis=1)
 
 
 def _near_pairs(pips: Pips, reach: float):

@@ -238,6 +238,36 @@ def _completed(frame, faces: list[facefit.Face], pips: pipfind.Pips, profile: Pr
     ]
 
 
+def _ones_of_twos(frame, faces: list[facefit.Face], pips: pipfind.Pips, profile: Profile) -> dict:
+    """The two 1s each 2 among the faces may be instead, by the 2's id: two 1s side by side
+    fit a 2 as well. Only where the 2 does not lie on one die and its pips are as far apart
+    as two dice' middles."""
+    twos = [f for f in faces if f.face == 2]
+    on_two = [
+        f
+        for f, one in zip(twos, facefit.one_die(frame, twos, pips, profile.faces), strict=True)
+        if not one
+    ]
+    ones = {id(f): [_face_of(own[None], pips, profile) for own in f.pips] for f in on_two}
+    return {key: pair for key, pair in ones.items() if None not in pair and _apart(*pair)}
+
+
+def _split_twos(faces: list[facefit.Face], ones: dict, profile: Profile) -> list:
+    """The faces, each standing 2 with two 1s (measured) in `ones` replaced by those of them
+    that stand, where one of the 1s at least is whole (no pip beside it, its die's edge as
+    far all round): a 2 on a marbled die may look like two dice too."""
+    least = profile.dice.min_edge_score
+    split = {}
+    for f in faces:
+        if f.face == 2 and f.edge_score >= least and id(f) in ones:
+            standing = [one for one in ones[id(f)] if one.edge_score >= least]
+            if any(not one.missing_pip for one in standing):
+                split[id(f)] = standing
+    return [f for f in faces if id(f) not in split] + [
+        one for pair in split.values() for one in pair
+    ]
+
+
 def _refit(
     face: facefit.Face, pips: pipfind.Pips, profile: Profile, taken: np.ndarray
 ) -> facefit.Face | None:
@@ -371,8 +401,11 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
             face = _face_of(idx, pips, profile)
             if face is not None:
                 candidates.append(face)
-    facefit.measure(frame, candidates, pips, profile.dice)
-    candidates = _completed(frame, candidates, pips, profile)
+    ones = _ones_of_twos(frame, candidates, pips, profile)
+    facefit.measure(
+        frame, candidates + [one for pair in ones.values() for one in pair], pips, profile.dice
+    )
+    candidates = _split_twos(_completed(frame, candidates, pips, profile), ones, profile)
     found = [f for f in candidates if f.edge_score >= profile.dice.min_edge_score]
     # Where two faces overlap, they are one die's top face and a side face (oblique views):
     # keep the top, which the side lies below, and whose pips are the roundest. A lone pip

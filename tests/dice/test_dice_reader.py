@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import cv2
@@ -76,6 +77,32 @@ def test_touching_dice_are_read_as_separate_dice():
     reading = read(synth.render(_tray(dice, "felt-green"), rng), expected=5)
     assert reading.values == [2, 3, 4, 5, 6], reading.problems
     assert reading.ok
+
+
+@pytest.mark.parametrize(
+    "style, surface, shift, angle",
+    [
+        ("black", "felt-blue", 0.0, 0),
+        ("black", "wood-light", 0.4, 25),
+    ],
+)
+def test_two_1s_side_by_side_are_two_1s_not_a_2(style, surface, shift, angle):
+    # Two 1s touching fit a 2's pattern, and on black dice the seam between them is as dark
+    # as the face.
+    size, turn = 40, math.radians(angle)
+    along, aside = size + 1, shift * size  # the second die beside the first, shifted
+    second = (
+        250 + along * math.cos(turn) - aside * math.sin(turn),
+        200 + along * math.sin(turn) + aside * math.cos(turn),
+    )
+    dice = [
+        _die(1, 250, 200, style, size=size, angle=angle),
+        _die(1, *second, style, size=size, angle=angle + 2),
+        _die(2, 460, 330, style, size=size, angle=20),
+    ]
+    reading = read(synth.render(_tray(dice, surface), np.random.default_rng(3)), expected=3)
+    assert reading.values == [1, 1, 2], reading.problems
+    assert reading.ok, reading.problems
 
 
 def test_random_trays_with_touching_dice():
