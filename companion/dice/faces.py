@@ -643,7 +643,10 @@ class _Ones(_Block):
         # with face again beyond it (another pip), rather than the die's edge?
         near = rays.result(self.near_rays)
         reach = np.where(np.isfinite(near), near, 0.0)
-        steps = (reach[..., None] + np.array([1.0, 2.0]))[..., None]
+        # Two steps past where the ray stopped, and one most of a pip's width past it: a
+        # seam between two dice touching is dark like a pip, but thin.
+        across = np.column_stack([np.ones_like(r), 2 * np.ones_like(r), 1 + 0.8 * r])
+        steps = (reach[..., None] + across[:, None, :])[..., None]
         ahead = centre[:, :, None, :] + steps * _SIXTEEN[:, None, :]
         beyond = centre + (reach + (2.2 * r)[:, None] + 1)[..., None] * _SIXTEEN
         # A pip is one colour inside; a whole small die taken for a pip has its pips in it.
@@ -673,7 +676,7 @@ class _Ones(_Block):
         second_last = ordered[np.arange(len(dist)), np.maximum(n - 2, 0)]
         good &= ~((n >= 12) & (second_last > 3.0 * ordered[:, 1]))[:, None]
         like_ahead, face_beyond, inside_pip, at_corners = (probes.result(h) for h in self.asked)
-        met = np.isfinite(near) & like_ahead.any(axis=2) & face_beyond
+        met = np.isfinite(near) & like_ahead[..., :2].any(axis=2) & like_ahead[..., 2] & face_beyond
         # A ray that meets no face before it stops is still on the pip (past a glint on it,
         # which made the pip measure small), not at another pip.
         met &= near > (1.3 * self.r + 1)[:, None]

@@ -84,11 +84,13 @@ def test_touching_dice_are_read_as_separate_dice():
     [
         ("black", "felt-blue", 0.0, 0),
         ("black", "wood-light", 0.4, 25),
+        ("orange", "felt-green", 0.0, 25),
+        ("ivory", "felt-blue", 0.0, 0),
     ],
 )
 def test_two_1s_side_by_side_are_two_1s_not_a_2(style, surface, shift, angle):
-    # Two 1s touching fit a 2's pattern, and on black dice the seam between them is as dark
-    # as the face.
+    # Two 1s touching fit a 2's pattern; the seam between them is dark like a pip, or on
+    # black dice as dark as the face.
     size, turn = 40, math.radians(angle)
     along, aside = size + 1, shift * size  # the second die beside the first, shifted
     second = (
