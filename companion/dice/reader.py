@@ -13,6 +13,7 @@ The pipeline is classical and cheap enough for a Raspberry Pi 4:
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
@@ -428,6 +429,12 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     middle = (frame.shape[1] / 2, frame.shape[0] / 2)
     kept = _one_per_place(found, on_side, pips, profile, middle, slanted)
     dice = _dice_of([f for f in kept if id(f) not in on_side], kept, pips, profile)
+    # Only part of a die the frame cuts is in view (or it is no die: a spot at the frame's
+    # edge, its outline the frame's).
+    dice = [
+        replace(d, flags=(UNCERTAIN,)) if d.face and not d.flags and _cut_off(d, frame) else d
+        for d in dice
+    ]
     for idx in unreadable:
         pts = pips.xy[idx]
         (x1, y1), (x2, y2) = pts.min(axis=0), pts.max(axis=0)
@@ -536,6 +543,12 @@ def _on_its_die(
             <= tolerance
         ).all()
     )
+
+
+def _cut_off(die: Die, frame: np.ndarray) -> bool:
+    """Does the die's outline reach the frame's edge?"""
+    x1, y1, x2, y2 = die.box
+    return x1 <= 0 or y1 <= 0 or x2 >= frame.shape[1] or y2 >= frame.shape[0]
 
 
 def _side_on(f: facefit.Face, pips: pipfind.Pips) -> bool:

@@ -107,6 +107,17 @@ def test_two_1s_side_by_side_are_two_1s_not_a_2(style, surface, shift, angle):
     assert reading.ok, reading.problems
 
 
+@pytest.mark.parametrize("y", [8, 14])
+def test_a_die_the_frame_cuts_is_not_read_for_sure(y):
+    # Only part of the die is in view: the pip seen may be one of several.
+    dice = [_die(1, 300, y, size=40, angle=10), _die(3, 200, 300, size=40, angle=5)]
+    reading = read(synth.render(_tray(dice), np.random.default_rng(1)), expected=2)
+    cut = [d for d in reading.dice if d.centre[1] < 60]
+    assert len(cut) == 1 and cut[0].flagged
+    assert reading.status == CHECK
+    assert [d.face for d in reading.dice if not d.flagged] == [3]
+
+
 def test_random_trays_with_touching_dice():
     rng = np.random.default_rng(99)
     for _ in range(6):
