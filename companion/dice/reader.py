@@ -280,10 +280,12 @@ def _refit(
     if face.face == 2:
         # Two pips of a 3 (its middle and a corner) read as a 2: the other corner lies in
         # line with them, as far again. Two opposite corners of a 4: the other two lie
-        # across their middle, as far from it as they are.
+        # across their middle, as far from it as they are. Two side by side: the other two
+        # lie beside them, on one side, as far as they are apart.
         a, b = pips.xy[own]
         mid, turned = (a + b) / 2, (b - a)[::-1] * (0.5, -0.5)
-        ends = np.array([2 * b - a, 2 * a - b, mid + turned, mid - turned])
+        beside = [a + 2 * turned, b + 2 * turned, a - 2 * turned, b - 2 * turned]
+        ends = np.array([2 * b - a, 2 * a - b, mid + turned, mid - turned, *beside])
         gap = np.hypot(*(pips.xy[:, None, :] - ends[None]).transpose(2, 0, 1)).min(axis=1)
         placed = gap <= 0.25 * math.dist(a, b)
     else:

@@ -1023,6 +1023,7 @@ def test_a_lone_pip_pairs_with_a_glared_pip_as_far_as_a_two_s_but_not_below(
     ("beside", "beside_elongation", "refit", "doubtful"),
     [
         ([[100, 110], [110, 100]], 1.15, 4, False),  # the other two corners of a 4
+        ([[110, 90], [120, 100]], 1.15, 4, False),  # the two beside two side by side of a 4
         ([[120, 120]], 1.15, 3, False),  # a 3's other corner, in line with the two
         ([[120, 120]], 1.45, 3, True),  # ... merged with the die's dark rim: long
         ([[100, 110]], 1.15, None, False),  # one corner alone makes no face
@@ -1033,8 +1034,10 @@ def test_a_two_short_of_a_pip_is_refitted_with_the_pips_where_its_face_has_them(
 ):
     """Two opposite pips of a 4 on a marbled die, its other two too weak (their rings
     cross the swirls) to start a face, read as a 2 short of a pip: refitted with the pips
-    at the 4's other corners it is a 4, as with the pip in line with the two it is a 3. A
-    corner pip that merged with the die's dark rim looks long: that 3 is for a check."""
+    at the 4's other corners it is a 4, as with the pip in line with the two it is a 3. Two
+    pips side by side of a 4 (a third too small to be grouped with them, glare on it) are a 4
+    with the two beside them. A corner pip that merged with the die's dark rim looks long:
+    that 3 is for a check."""
     from companion.dice.pips import Pips
     from companion.dice.reader import _face_of, _refit, default_profile
 
