@@ -167,6 +167,30 @@ def _near_pairs(pips: Pips, reach: float):
     return i, j, d[i, j], np.maximum(r[i], r[j]), np.minimum(r[i], r[j])
 
 
+def _across_a_middle(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams):
+    """For pairs of pips whose path is not clear: does it cross just a pip of their kind
+    halfway, with face between (two corners of a 3, and its middle pip, which a glint makes
+    too weak to be grouped)?"""
+    if not len(ii):
+        return np.zeros(0, bool)
+    mid = (pips.xy[ii] + pips.xy[jj]) / 2
+    gap = np.hypot(*(pips.xy[None, :, :] - mid[:, None, :]).transpose(2, 0, 1))
+    k = gap.argmin(axis=1)
+    rows = np.arange(len(ii))
+    halfway = gap[rows, k] <= 0.15 * np.hypot(*(pips.xy[jj] - pips.xy[ii]).T)
+    halfway &= pips.weak[k] & (pips.elongation[k] <= fp.max_pip_elongation)
+    halfway &= pips.polarity[k] == pips.polarity[ii]
+    halfway &= np.maximum(pips.r[k], pips.r[ii]) <= fp.radius_ratio * np.minimum(
+        pips.r[k], pips.r[ii]
+    )
+    halfway &= np.linalg.norm(pips.pip_bgr[k] - pips.pip_bgr[ii], axis=1) <= 2 * fp.colour_tolerance
+    both = halfway.copy()
+    both[halfway] = _paths_clear(bgr, pips, ii[halfway], k[halfway], fp) & _paths_clear(
+        bgr, pips, k[halfway], jj[halfway], fp
+    )
+    return both
+
+
 def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
     n = len(pips)
     if n == 0:
@@ -198,6 +222,7 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
     far[far] = shade_distance(pips.face_bgr[i[far]], pips.face_bgr[j[far]]) <= fp.colour_tolerance
     fi, fj = i[far], j[far]
     clear = _paths_clear(bgr, pips, fi, fj, fp)
+    clear[~clear] = _across_a_middle(bgr, pips, fi[~clear], fj[~clear], fp)
     ii, jj = np.concatenate([ii, fi[clear]]), np.concatenate([jj, fj[clear]])
     pairs = list(zip(ii.tolist(), jj.tolist(), strict=True))
     return [g for g in _union_find_groups(n, pairs) if sure[g].all()]

@@ -1020,6 +1020,37 @@ def test_a_lone_pip_pairs_with_a_glared_pip_as_far_as_a_two_s_but_not_below(
 
 
 @pytest.mark.parametrize(
+    ("middle_bgr", "linked"),
+    [((30, 30, 30), True), ((40, 40, 200), False)],  # the 3's middle pip; a red spot
+)
+def test_a_threes_corners_link_across_its_weak_middle_pip(middle_bgr, linked):
+    """A glint on a 3's middle pip leaves it too weak to be grouped, and the path between
+    the 3's corners crosses it: they still make one group, the middle pip between them."""
+    from companion.dice.faces import group
+    from companion.dice.pips import Pips
+    from companion.dice.reader import default_profile
+
+    frame = np.full((100, 100, 3), 150, np.uint8)
+    frame[20:80, 20:80] = (200, 228, 238)  # an ivory face
+    xy = np.array([[30, 50], [50, 50], [70, 50]], float)
+    pip_bgr = np.array([(30, 30, 30), middle_bgr, (30, 30, 30)], float)
+    for (x, y), colour in zip(xy.astype(int), pip_bgr, strict=True):
+        cv2.circle(frame, (int(x), int(y)), 4, tuple(int(c) for c in colour), -1)
+    pips = Pips(
+        xy=xy,
+        r=np.full(3, 4.0),
+        polarity=-np.ones(3),
+        contrast=np.full(3, 300.0),
+        elongation=np.array([1.1, 1.44, 1.1]),
+        face_bgr=np.tile([200.0, 228.0, 238.0], (3, 1)),
+        pip_bgr=pip_bgr,
+        weak=np.array([False, True, False]),
+    )
+    groups = [sorted(g.tolist()) for g in group(frame, pips, default_profile().faces)]
+    assert ([0, 2] in groups) == linked
+
+
+@pytest.mark.parametrize(
     ("shade", "elongation", "read"),
     [
         (0.8, 1.3, 4),  # a darker side below, its pip somewhat longer: the top is a 4
