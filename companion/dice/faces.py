@@ -84,7 +84,7 @@ def _strong(face_bgr: np.ndarray) -> np.ndarray:
     return (face_bgr.max(axis=1) - face_bgr.min(axis=1)) > SATURATED * face_bgr.max(axis=1)
 
 
-def _paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams) -> np.ndarray:
+def paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams) -> np.ndarray:
     """For each pair of pips, is the straight path between them all face (no gap, seam or
     background)? Every path is sampled about every 1.5 px, skipping each pip's blurred rim."""
     a, b = pips.xy[ii], pips.xy[jj]
@@ -185,7 +185,7 @@ def _across_a_middle(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FacePa
     )
     halfway &= np.linalg.norm(pips.pip_bgr[k] - pips.pip_bgr[ii], axis=1) <= 2 * fp.colour_tolerance
     both = halfway.copy()
-    both[halfway] = _paths_clear(bgr, pips, ii[halfway], k[halfway], fp) & _paths_clear(
+    both[halfway] = paths_clear(bgr, pips, ii[halfway], k[halfway], fp) & paths_clear(
         bgr, pips, k[halfway], jj[halfway], fp
     )
     return both
@@ -210,7 +210,7 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
     colour = np.linalg.norm(pips.face_bgr[i] - pips.face_bgr[j], axis=1)
     link = shaped & (colour <= fp.colour_tolerance) & (d <= fp.link_distance * rmax)
     ii, jj = i[link], j[link]
-    clear = _paths_clear(bgr, pips, ii, jj, fp)
+    clear = paths_clear(bgr, pips, ii, jj, fp)
     ii, jj = ii[clear], jj[clear]
     # The two pips of a 2 are the farthest apart of any face and, blurred, measure small:
     # a pip linked to nothing may reach further, to another such pip. Both are `sure`: a
@@ -221,7 +221,7 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
     # Their faces may differ in shade: a 2's pips are far apart on its face.
     far[far] = shade_distance(pips.face_bgr[i[far]], pips.face_bgr[j[far]]) <= fp.colour_tolerance
     fi, fj = i[far], j[far]
-    clear = _paths_clear(bgr, pips, fi, fj, fp)
+    clear = paths_clear(bgr, pips, fi, fj, fp)
     clear[~clear] = _across_a_middle(bgr, pips, fi[~clear], fj[~clear], fp)
     ii, jj = np.concatenate([ii, fi[clear]]), np.concatenate([jj, fj[clear]])
     pairs = list(zip(ii.tolist(), jj.tolist(), strict=True))

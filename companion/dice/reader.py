@@ -35,6 +35,7 @@ SIDE_FACE_SLANT = 1.15  # in a view slanted so that top faces' pips look this lo
 SIDE_PIPS_LONGER = 1.15  # a side's pips look this much longer than its top's, or more
 LEANING_PIP = (1.55, 2.0)  # longest, biggest (times its pips') a leaning die's other face's look
 ONE_PIP_BIGGER = 1.4  # a 1's pip is up to this much bigger than its die's other pips
+GLINTED_PIP = (1.6, 1.6)  # longest, biggest (times its face's) a pip with a glint looks
 GLANCING_PIP = 0.75  # a side seen at a glancing angle has pips smaller than this times its top's
 
 
@@ -444,7 +445,9 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     )
     middle = (frame.shape[1] / 2, frame.shape[0] / 2)
     kept = _one_per_place(found, on_side, pips, profile, middle, slanted)
-    dice = _dice_of([f for f in kept if id(f) not in on_side], kept, pips, profile)
+    tops = [f for f in kept if id(f) not in on_side]
+    _not_alone(frame, tops, pips, profile)
+    dice = _dice_of(tops, kept, pips, profile)
     # Only part of a die the frame cuts is in view (or it is no die: a spot at the frame's
     # edge, its outline the frame's).
     dice = [
@@ -514,6 +517,25 @@ def _one_per_place(
                 continue
             k.doubtful = _on_its_die(others, k, pips, profile)
     return kept
+
+
+def _not_alone(frame, faces: list[facefit.Face], pips: pipfind.Pips, profile: Profile) -> None:
+    """Make doubtful each 1 with a pip like its own beside it on its face, within its die,
+    the path between them all face, that no face took: the other pips of a 3, say, which a
+    glint made look too long to be grouped."""
+    taken = np.zeros(len(pips), bool)
+    for f in faces:
+        taken[f.pips] = True
+    for f in faces:
+        if f.face != 1 or f.doubtful:
+            continue
+        own = f.pips[0]
+        near = _like(f.pips, pips, profile, GLINTED_PIP) & ~taken & ~pips.weak
+        near &= np.hypot(*(pips.xy - pips.xy[own]).T) <= 0.85 * _size(f)
+        others = np.flatnonzero(near)
+        if len(others):
+            mine = np.full(len(others), own)
+            f.doubtful = bool(facefit.paths_clear(frame, pips, mine, others, profile.faces).any())
 
 
 def _side_ward(f: facefit.Face, top: facefit.Face, middle: tuple[float, float]) -> bool:
