@@ -32,7 +32,6 @@ SIDE_FACE_ELONGATION = 1.25  # a side face's pips look this much longer than its
 SIDE_FACE_REACH = 1.3  # farthest a side face's middle lies from its top's, in die edges
 SIDE_FACE_SHADE = 0.9  # or at most this bright (B + G + R) as its top, in the same colour,
 SIDE_FACE_SLANT = 1.15  # in a view slanted so that top faces' pips look this long (median)
-SIDE_PIPS_LONGER = 1.15  # a side's pips look this much longer than its top's, or more
 LEANING_PIP = (1.55, 2.0)  # longest, biggest (times its pips') a leaning die's other face's look
 ONE_PIP_BIGGER = 1.4  # a 1's pip is up to this much bigger than its die's other pips
 GLINTED_PIP = (1.6, 1.6)  # longest, biggest (times its face's) a pip with a glint looks
@@ -154,7 +153,7 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
                 continue
             if not _apart(*parts):
                 # Not two dice; but one die's top face and the side below it may be.
-                top = [1 - k for k in _side_of_the_other(parts, pips, profile)]
+                top = [1 - k for k in _sides(parts, pips, profile, False)]
                 if not top:
                     continue
                 parts = [parts[top[0]]]
@@ -374,19 +373,6 @@ def _sides(
         for i, j in zip(*np.nonzero(below), strict=True)
         if _looks_like_side(faces[i], faces[j], pips, profile, slanted)
     }
-
-
-def _side_of_the_other(pair: list[facefit.Face], pips: pipfind.Pips, profile: Profile) -> set[int]:
-    """Which of two faces too close to be two dice's tops is a side of the other's die: one
-    that looks like a side in any view, or, below the other, a darker shade of its colour
-    with pips `SIDE_PIPS_LONGER` (the view is slanted here, whatever the frame's other dice
-    show)."""
-    sides = _sides(pair, pips, profile, False)
-    if sides:
-        return sides
-    longest = [float(facefit.middle(pips.elongation[f.pips])) for f in pair]
-    shaded = _sides(pair, pips, profile, True)
-    return {k for k in shaded if longest[k] >= SIDE_PIPS_LONGER * longest[1 - k]}
 
 
 def _size(face: facefit.Face) -> float:

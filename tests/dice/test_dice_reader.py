@@ -1063,38 +1063,6 @@ def test_a_threes_corners_link_across_its_weak_middle_pip(middle_bgr, linked):
 
 
 @pytest.mark.parametrize(
-    ("shade", "elongation", "read"),
-    [
-        (0.8, 1.3, 4),  # a darker side below, its pip somewhat longer: the top is a 4
-        (0.8, 1.1, None),  # as round as the top's: no pattern, for a look
-        (1.0, 1.3, None),  # as bright as the top: no pattern, for a look
-    ],
-)
-def test_a_top_face_grouped_with_a_pip_of_its_side_is_read_without_it(shade, elongation, read):
-    """In a slanted view the frame's other dice may not show (their pips look round), a 4's
-    pips can be grouped with a pip on the side below it, darker and somewhat longer. Two
-    faces that close are one die's top and side."""
-    from companion.dice.pips import Pips
-    from companion.dice.reader import _faces_of_group, default_profile
-
-    xy = np.array([[92, 92], [108, 92], [92, 108], [108, 108], [100, 122]], float)
-    face = np.array([30.0, 120.0, 230.0])
-    pips = Pips(
-        xy=xy,
-        r=np.array([2.6, 2.6, 2.6, 2.6, 2.4]),
-        polarity=-np.ones(5),
-        contrast=np.full(5, 200.0),
-        elongation=np.array([1.08] * 4 + [elongation]),
-        face_bgr=np.vstack([np.tile(face, (4, 1)), shade * face]),
-        pip_bgr=np.tile([40.0, 40.0, 45.0], (5, 1)),
-        weak=np.zeros(5, bool),
-    )
-    found = _faces_of_group(np.arange(5), pips, default_profile())
-    faces = [f.face for f in found if not isinstance(f, np.ndarray)]
-    assert faces == ([read] if read else [])
-
-
-@pytest.mark.parametrize(
     ("beside", "beside_elongation", "refit", "doubtful"),
     [
         ([[100, 110], [110, 100]], 1.15, 4, False),  # the other two corners of a 4
