@@ -508,20 +508,26 @@ def _one_per_place(
 def _not_alone(frame, faces: list[facefit.Face], pips: pipfind.Pips, profile: Profile) -> None:
     """Make doubtful each 1 with a pip like its own beside it on its face, within its die,
     the path between them all face, that no face took: the other pips of a 3, say, which a
-    glint made look too long to be grouped."""
+    glint made look too long to be grouped. All the paths are sampled at once."""
     taken = np.zeros(len(pips), bool)
     for f in faces:
         taken[f.pips] = True
+    ones, mine, others = [], [], []
     for f in faces:
         if f.face != 1 or f.doubtful:
             continue
         own = f.pips[0]
         near = _like(f.pips, pips, profile, GLINTED_PIP) & ~taken & ~pips.weak
         near &= np.hypot(*(pips.xy - pips.xy[own]).T) <= 0.85 * _size(f)
-        others = np.flatnonzero(near)
-        if len(others):
-            mine = np.full(len(others), own)
-            f.doubtful = bool(facefit.paths_clear(frame, pips, mine, others, profile.faces).any())
+        for other in np.flatnonzero(near).tolist():
+            ones.append(f)
+            mine.append(own)
+            others.append(other)
+    if not ones:
+        return
+    clear = facefit.paths_clear(frame, pips, np.array(mine), np.array(others), profile.faces)
+    for f, on_face in zip(ones, clear.tolist(), strict=True):
+        f.doubtful |= on_face
 
 
 def _side_ward(f: facefit.Face, top: facefit.Face, middle: tuple[float, float]) -> bool:
