@@ -84,6 +84,18 @@ def _strong(face_bgr: np.ndarray) -> np.ndarray:
     return (face_bgr.max(axis=1) - face_bgr.min(axis=1)) > SATURATED * face_bgr.max(axis=1)
 
 
+def _along(a, b, t0, t1, d):
+    """Points about every 1.5 px along each segment from a + t0 (b - a) to a + t1 (b - a),
+    `d` the length of b - a: the points (n, 2), the segment each is on, and its t."""
+    counts = np.maximum(2, ((t1 - t0) * d / 1.5).astype(int))
+    seg = np.repeat(np.arange(len(a)), counts)
+    # k-th of m samples at t0 + k (t1 - t0) / (m - 1), as np.linspace places them
+    k = np.arange(len(seg)) - np.repeat(np.cumsum(counts) - counts, counts)
+    ts = t0[seg] + k * ((t1 - t0) / (counts - 1))[seg]
+    src, dst = a[seg], b[seg]
+    return src + ts[:, None] * (dst - src), seg, ts
+
+
 def paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams) -> np.ndarray:
     """For each pair of pips, is the straight path between them all face (no gap, seam or
     background)? Every path is sampled about every 1.5 px, skipping each pip's blurred rim."""
@@ -95,14 +107,7 @@ def paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams)
     todo = np.flatnonzero(t1 > t0)
     if not len(todo):
         return clear
-    t0, t1, d = t0[todo], t1[todo], d[todo]
-    counts = np.maximum(2, ((t1 - t0) * d / 1.5).astype(int))
-    pair = np.repeat(np.arange(len(todo)), counts)
-    # k-th of m samples at t0 + k (t1 - t0) / (m - 1), as np.linspace places them
-    k = np.arange(len(pair)) - np.repeat(np.cumsum(counts) - counts, counts)
-    ts = t0[pair] + k * ((t1 - t0) / (counts - 1))[pair]
-    src, dst = a[todo][pair], b[todo][pair]
-    pts = src + ts[:, None] * (dst - src)
+    pts, pair, _ = _along(a[todo], b[todo], t0[todo], t1[todo], d[todo])
     px = np.round(pts[:, 0]).astype(int)
     py = np.round(pts[:, 1]).astype(int)
     i, j = ii[todo], jj[todo]
@@ -137,13 +142,10 @@ def one_die(bgr, twos: list[Face], pips: Pips, fp: FaceParams) -> np.ndarray:
     reach = np.array([0.95 * _HALF_FACE * face.spacing for face in twos])
     turn = np.array([face.angle + math.pi / 4 for face in twos])
     across = np.column_stack([-np.sin(turn), np.cos(turn)]) * reach[:, None]
-    # About every 1.5 px from one end to the other, as paths between pips are sampled.
-    counts = np.maximum(2, (2 * reach / 1.5).astype(int))
-    face_of = np.repeat(np.arange(len(twos)), counts)
-    k = np.arange(len(face_of)) - np.repeat(np.cumsum(counts) - counts, counts)
-    t = (2 * k / (counts - 1)[face_of] - 1)[:, None]
+    # Sampled as paths between pips are, from one end to the other.
+    zero, one = np.zeros(len(twos)), np.ones(len(twos))
+    pts, face_of, t = _along(centre - across, centre + across, zero, one, 2 * reach)
     h, w = bgr.shape[:2]
-    pts = centre[face_of] + t * across[face_of]
     px = _within(np.round(pts[:, 0]).astype(int), 0, w - 1)
     py = _within(np.round(pts[:, 1]).astype(int), 0, h - 1)
     idx = [face.pips for face in twos]
@@ -153,7 +155,7 @@ def one_die(bgr, twos: list[Face], pips: Pips, fp: FaceParams) -> np.ndarray:
     limit = np.minimum(fp.colour_tolerance, fp.path_tolerance * contrast)
     # A glint or a swirl may cross one half; the tray lies beyond both ends.
     ends = np.zeros((len(twos), 2), bool)
-    np.logical_or.at(ends, (face_of, (t[:, 0] > 0).astype(int)), colour > limit[face_of])
+    np.logical_or.at(ends, (face_of, (t > 0.5).astype(int)), colour > limit[face_of])
     return ~ends.all(axis=1)
 
 
