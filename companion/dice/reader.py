@@ -29,6 +29,7 @@ ROUND_OR_GLARED = (1.55, 2.0)  # longest, biggest (times its face's) a pip with 
 ONE_SQUARE = 0.85  # a 1's die outline, seen from above, is at least this square (short/long)
 TWO_ALIKE = 1.2  # most a 2's pips differ in size or elongation for it to be read for sure
 SIDE_FACE_ELONGATION = 1.25  # a side face's pips look this much longer than its top's
+SIDE_FACE_MAYBE = 1.15  # or this much longer, grouped with its top: for a check, or if in shade
 SIDE_FACE_REACH = 1.3  # farthest a side face's middle lies from its top's, in die edges
 SIDE_FACE_SHADE = 0.9  # or at most this bright (B + G + R) as its top, in the same colour,
 SIDE_FACE_SLANT = 1.15  # in a view slanted so that top faces' pips look this long (median)
@@ -137,36 +138,88 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
     array itself)."""
     if facefit.middle(pips.elongation[idx]) > profile.faces.max_pip_elongation:
         return []  # a side face seen at a grazing angle, not a top face
-    face = _face_of(idx, pips, profile)
-    if face is not None:
-        return [face]
+    faces = _whole(idx, pips, profile)
+    if faces:
+        return faces
     face = _with_weak(idx, pips, profile)
     if face is not None:
         return [face]
     if 3 <= len(idx) <= 12:
-        best = None
-        for a, b in _splits(pips.xy[idx]):
-            # The second half is only worth fitting when the first half fits.
-            first = _face_of(idx[a], pips, profile)
-            parts = [first, None if first is None else _face_of(idx[b], pips, profile)]
-            if any(p is None for p in parts):
-                continue
-            if not _apart(*parts):
-                # Not two dice; but one die's top face and the side below it may be.
-                top = [1 - k for k in _sides(parts, pips, profile, False)]
-                if not top:
-                    continue
-                parts = [parts[top[0]]]
-            score = sum(p.residual + _unlike(p.pips, pips) for p in parts)
-            score += 0.2 * sum(p.face == 1 for p in parts)
-            if best is None or score < best[0]:
-                best = (score, parts)
-        if best is not None:
-            return best[1]
+        split = _split(idx, pips, profile)
+        if split is not None:
+            return split
     face = _without_odd(idx, pips, profile) or _with_doubtful(idx, pips, profile)
     if face is not None:
         return [face]
     return [idx]
+
+
+def _whole(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> list[facefit.Face]:
+    """The face all the pips `idx` make; or, if some look like the side below the others,
+    the top face and that side, for the reader to tell whether the die lies flat in a
+    slanted view or leans (a 4 with the 2 of its side fits a 6). Only where some pips look
+    longer than others, and on a darker face."""
+    face = _face_of(idx, pips, profile)
+    el, shade = pips.elongation[idx], pips.face_bgr[idx].sum(axis=1)
+    if (
+        face is not None
+        and len(idx) >= 3
+        and el.max() >= SIDE_FACE_MAYBE * el.min()
+        and shade.min() < SIDE_FACE_SHADE * shade.max()
+    ):
+        split = _split(idx, pips, profile, sides_only=True)
+        if split is not None:
+            return split
+    return [] if face is None else [face]
+
+
+def _split(idx: np.ndarray, pips: pipfind.Pips, profile: Profile, sides_only: bool = False):
+    """The likeliest faces a group of pips makes cut in two: two dice's faces, or one die's
+    top face without the side below it; or, if `sides_only`, only a top face and its side,
+    both. None if no cut fits."""
+    best = None
+    for a, b in _splits(pips.xy[idx]):
+        # The second half is only worth fitting when the first half fits.
+        first = _face_of(idx[a], pips, profile)
+        parts = [first, None if first is None else _face_of(idx[b], pips, profile)]
+        if any(p is None for p in parts):
+            continue
+        maybe = False
+        if not _apart(*parts):
+            # Not two dice; but one die's top face and the side below it may be.
+            top, maybe = _top_of(parts, pips, profile, sides_only)
+            if top is None:
+                continue
+            if not sides_only:
+                parts = [replace(top, doubtful=top.doubtful or maybe)]
+        elif sides_only:
+            continue
+        score = sum(p.residual + _unlike(p.pips, pips) for p in parts)
+        score += 0.2 * sum(p.face == 1 for p in parts)
+        if best is None or (maybe, score) < best[0]:
+            best = ((maybe, score), parts)
+    return None if best is None else best[1]
+
+
+def _top_of(pair: list[facefit.Face], pips: pipfind.Pips, profile: Profile, fits_whole: bool):
+    """The top face of two faces too close to be two dice's, the other its side, and whether
+    that is doubtful; (None, False) if neither looks like the other's side. A side looks so
+    by its clearly longer pips. Two faces this close cannot both be tops, so a side whose
+    pips look only a little longer still makes the other a top, a doubtful one; and if the
+    two faces `fits_whole` as one face, a side must look so and be in shade too. A top so
+    found has 3 pips or more: two fit a 2 anywhere."""
+    sides = _sides(pair, pips, profile, False)
+    if sides and not fits_whole:
+        return pair[1 - min(sides)], False
+    for k in _sides(pair, pips, profile, False, SIDE_FACE_MAYBE):
+        top = pair[1 - k]
+        if len(top.pips) < 3:
+            continue
+        if not fits_whole:
+            return top, True
+        if _in_shade(pair[k], top, pips, profile):
+            return top, False
+    return None, False
 
 
 def _with_doubtful(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
@@ -343,16 +396,26 @@ def _just_below(faces: list[facefit.Face]) -> np.ndarray:
 
 
 def _looks_like_side(
-    f: facefit.Face, top: facefit.Face, pips: pipfind.Pips, profile: Profile, slanted: bool
+    f: facefit.Face,
+    top: facefit.Face,
+    pips: pipfind.Pips,
+    profile: Profile,
+    slanted: bool,
+    longer_by: float = SIDE_FACE_ELONGATION,
 ) -> bool:
     """Does face `f`, just below `top`, look like a side of its die? Its pips look clearly
-    longer than the top's. Or, in a view `slanted` enough that top faces look squashed as
-    much as sides, it is a darker shade of the top's colour: the light falls from above."""
+    (`longer_by` times) longer than the top's. Or, in a view `slanted` enough that top faces
+    look squashed as much as sides, it is a darker shade of the top's colour."""
     longer = facefit.middle(pips.elongation[f.pips]) / facefit.middle(pips.elongation[top.pips])
-    if longer >= SIDE_FACE_ELONGATION:
+    if longer >= longer_by:
         return True
     if not slanted:
         return False  # a view nearly square-on shows a side only at a glancing angle
+    return _in_shade(f, top, pips, profile)
+
+
+def _in_shade(f: facefit.Face, top: facefit.Face, pips: pipfind.Pips, profile: Profile) -> bool:
+    """Is face `f` a darker shade of `top`'s colour, as a side is (the light falls from above)?"""
     colour, top_colour = (
         facefit.middle(pips.face_bgr[f.pips]),
         facefit.middle(pips.face_bgr[top.pips]),
@@ -364,14 +427,18 @@ def _looks_like_side(
 
 
 def _sides(
-    faces: list[facefit.Face], pips: pipfind.Pips, profile: Profile, slanted: bool
+    faces: list[facefit.Face],
+    pips: pipfind.Pips,
+    profile: Profile,
+    slanted: bool,
+    longer_by: float = SIDE_FACE_ELONGATION,
 ) -> set[int]:
     """Indices of the faces that are a side of another's die."""
     below = _just_below(faces)
     return {
         int(i)
         for i, j in zip(*np.nonzero(below), strict=True)
-        if _looks_like_side(faces[i], faces[j], pips, profile, slanted)
+        if _looks_like_side(faces[i], faces[j], pips, profile, slanted, longer_by)
     }
 
 
@@ -402,9 +469,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     for idx in facefit.merged_groups(pips, groups, profile.faces):
         # Two pips fit a 2 wherever they lie: two 1s side by side are not one.
         if 3 <= len(idx) <= 6:
-            face = _face_of(idx, pips, profile)
-            if face is not None:
-                candidates.append(face)
+            candidates.extend(_whole(idx, pips, profile))
     ones = _ones_of_twos(frame, candidates, pips, profile)
     facefit.measure(
         frame, candidates + [one for pair in ones.values() for one in pair], pips, profile.dice
