@@ -413,7 +413,25 @@ def _place(
     margin: float,
     touching: bool,
 ) -> list[tuple[float, float, float]]:
-    """Non-overlapping (x, y, angle) for n dice; with `touching`, dice come in touching pairs."""
+    """Non-overlapping (x, y, angle) for n dice; with `touching`, dice come in touching pairs.
+    Dice placed one by one can leave no room for the last: then all are placed again."""
+    for _layout in range(20):
+        placed = _placed_one_by_one(n, rng, width, height, size, margin, touching)
+        if placed is not None:
+            return placed
+    raise ValueError(f"cannot fit {n} dice of {size:.0f} px in {width}x{height}")
+
+
+def _placed_one_by_one(
+    n: int,
+    rng: np.random.Generator,
+    width: int,
+    height: int,
+    size: float,
+    margin: float,
+    touching: bool,
+) -> list[tuple[float, float, float]] | None:
+    """As `_place`, or None where a die finds no room."""
     placed: list[tuple[float, float, float]] = []
     clearance = size * 1.5
     for _ in range(n):
@@ -440,7 +458,7 @@ def _place(
                 placed.append((x, y, angle))
                 break
         else:
-            raise ValueError(f"cannot fit {n} dice of {size:.0f} px in {width}x{height}")
+            return None
     return placed
 
 

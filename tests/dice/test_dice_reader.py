@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import replace
 
@@ -138,6 +139,17 @@ def test_random_trays_with_touching_dice():
         reading = read(synth.render(scene, rng), expected=len(faces))
         # Never silently wrong: either every face is right, or the reading asks for a look.
         assert reading.values == sorted(faces) or reading.status == CHECK
+
+
+@pytest.mark.parametrize("seed", [73, 155, 199, 210])
+def test_a_random_tray_finds_room_for_eight_big_touching_dice(seed):
+    """Dice placed one by one at random can leave no room for the last: the tray is laid out
+    again rather than failing (a bench or the simulated camera would stop on it)."""
+    rng = np.random.default_rng(seed)
+    scene = synth.random_scene([6] * 8, rng, size=56.0, touching=True)
+    assert len(scene.dice) == 8
+    for a, b in itertools.combinations(scene.dice, 2):
+        assert math.dist((a.x, a.y), (b.x, b.y)) >= 56.0
 
 
 def test_oblique_view_reads_top_faces_not_side_faces():
