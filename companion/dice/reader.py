@@ -36,6 +36,7 @@ SIDE_FACE_SLANT = 1.15  # in a view slanted so that top faces' pips look this lo
 LEANING_PIP = (1.55, 2.0)  # longest, biggest (times its pips') a leaning die's other face's look
 ONE_PIP_BIGGER = 1.4  # a 1's pip is up to this much bigger than its die's other pips
 GLINTED_PIP = (1.6, 1.6)  # longest, biggest (times its face's) a pip with a glint looks
+GLINT_REACH = 1.5  # a spot this near a bigger pip of the other polarity (its radii) is on it
 GLANCING_PIP = 0.75  # a side seen at a glancing angle has pips smaller than this times its top's
 
 
@@ -475,7 +476,9 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
         frame, candidates + [one for pair in ones.values() for one in pair], pips, profile.dice
     )
     candidates = _split_twos(_completed(frame, candidates, pips, profile), ones, profile)
-    found = [f for f in candidates if f.edge_score >= profile.dice.min_edge_score]
+    found = _without_glints(
+        [f for f in candidates if f.edge_score >= profile.dice.min_edge_score], pips
+    )
     # Where two faces overlap, they are one die's top face and a side face (oblique views):
     # keep the top, which the side lies below, and whose pips are the roundest. A lone pip
     # off its die's middle counts as a little less round: it is as likely the corner of a
@@ -520,6 +523,30 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     # What was looked at, for annotated images and tuning.
     reading.extras.update(pips=pips, groups=groups, candidates=candidates)
     return reading
+
+
+def _without_glints(found: list[facefit.Face], pips: pipfind.Pips) -> list[facefit.Face]:
+    """The faces but those made of glints: each pip a bright spot on a dark pip (within
+    `GLINT_REACH` of its radius from its middle) of a face with more pips, 3 or more and not
+    doubtful, as glints on three pips in a row of a 6 make a 3. Pips never overlap: a spot
+    there is part of that pip. (A doubtful 2's "pip" may be a small dark die, a 1 on it; a
+    dark spot on a bright "pip" a 1 on a small light die.)"""
+    hosts = [g for g in found if len(g.pips) >= 3 and not g.doubtful]
+    if not hosts:
+        return found
+    host = np.concatenate([g.pips for g in hosts])
+    host_size = np.concatenate([np.full(len(g.pips), len(g.pips)) for g in hosts])
+    spots = np.unique(np.concatenate([f.pips for f in found]))
+    gap = np.hypot(*(pips.xy[spots][:, None, :] - pips.xy[host][None]).transpose(2, 0, 1))
+    on = (
+        (gap <= GLINT_REACH * pips.r[host][None, :])
+        & (pips.polarity[host][None, :] < 0)
+        & (pips.polarity[spots][:, None] > 0)
+        & (pips.r[host][None, :] > pips.r[spots][:, None])
+    )
+    on_face_of = np.zeros(len(pips), int)  # the most pips of a face each spot lies on a pip of
+    on_face_of[spots] = np.where(on, host_size[None, :], 0).max(axis=1)
+    return [f for f in found if not (on_face_of[f.pips] > len(f.pips)).all()]
 
 
 def _one_per_place(

@@ -1196,3 +1196,38 @@ def test_a_four_with_the_pips_of_its_side_below_it_is_no_six(seed):
     scene = _tray(dice, "wood-light", view_tilt=0.44, **light)
     reading = read(synth.render(scene, np.random.default_rng(seed)), expected=3)
     assert reading.values == [4, 4, 4], reading.problems
+
+
+@pytest.mark.parametrize(
+    ("offset", "doubtful", "kept"),
+    [
+        ((2.0, -3.0), False, [6]),  # glints on a row of a 6's pips
+        ((7.0, -7.0), False, [6, 3]),  # bright spots beside the pips, not on them
+        ((2.0, -3.0), True, [6, 3]),  # on a face in doubt, whose "pips" may be dark dice
+    ],
+)
+def test_glints_on_a_row_of_a_six_s_pips_are_no_three(offset, doubtful, kept):
+    """A glint is a bright spot on a dark pip. On three pips in a row of a 6, lying
+    slantwise, the glints are in a row too, as a 3's pips are, and inside the 6's die: they
+    were read as a sure 3 in the 6's place (a render of a yellow 6). A spot on a pip of a
+    face that stands is part of that pip."""
+    from companion.dice.pips import Pips
+    from companion.dice.reader import _face_of, _without_glints, default_profile
+
+    six = np.array([[x, y] for x in (100.0, 116.0) for y in (100.0, 112.0, 124.0)])
+    row = six[:3] + offset
+    pips = Pips(
+        xy=np.vstack([six, row]),
+        r=np.array([3.9] * 6 + [1.3] * 3),
+        polarity=np.array([-1.0] * 6 + [1.0] * 3),
+        contrast=np.full(9, 210.0),
+        elongation=np.full(9, 1.05),
+        face_bgr=np.tile([36.0, 193.0, 219.0], (9, 1)),
+        pip_bgr=np.array([[26.0, 26.0, 26.0]] * 6 + [[230.0, 230.0, 230.0]] * 3),
+        weak=np.zeros(9, bool),
+    )
+    profile = default_profile()
+    faces = [_face_of(np.arange(6), pips, profile), _face_of(np.arange(6, 9), pips, profile)]
+    assert [f.face for f in faces] == [6, 3]
+    faces[0].doubtful = doubtful
+    assert [f.face for f in _without_glints(faces, pips)] == kept
