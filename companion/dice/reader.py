@@ -33,6 +33,7 @@ SIDE_FACE_MAYBE = 1.15  # or this much longer, grouped with its top: for a check
 SIDE_FACE_REACH = 1.3  # farthest a side face's middle lies from its top's, in die edges
 SIDE_FACE_SHADE = 0.9  # or at most this bright (B + G + R) as its top, in the same colour,
 SIDE_FACE_SLANT = 1.15  # in a view slanted so that top faces' pips look this long (median)
+SIDE_PIP_SHRINK = 0.85  # or its pips at most this big or of this contrast, times the top's
 LEANING_PIP = (1.55, 2.0)  # longest, biggest (times its pips') a leaning die's other face's look
 ONE_PIP_BIGGER = 1.4  # a 1's pip is up to this much bigger than its die's other pips
 GLINTED_PIP = (1.6, 1.6)  # longest, biggest (times its face's) a pip with a glint looks
@@ -162,11 +163,16 @@ def _whole(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> list[facefi
     longer than others, and on a darker face."""
     face = _face_of(idx, pips, profile)
     el, shade = pips.elongation[idx], pips.face_bgr[idx].sum(axis=1)
+    r, contrast = pips.r[idx], pips.contrast[idx]
     if (
         face is not None
         and len(idx) >= 3
         and el.max() >= SIDE_FACE_MAYBE * el.min()
-        and shade.min() < SIDE_FACE_SHADE * shade.max()
+        and (
+            shade.min() < SIDE_FACE_SHADE * shade.max()
+            or r.min() <= SIDE_PIP_SHRINK * r.max()
+            or contrast.min() <= SIDE_PIP_SHRINK * contrast.max()
+        )
     ):
         split = _split(idx, pips, profile, sides_only=True)
         if split is not None:
@@ -218,7 +224,7 @@ def _top_of(pair: list[facefit.Face], pips: pipfind.Pips, profile: Profile, fits
             continue
         if not fits_whole:
             return top, True
-        if _in_shade(pair[k], top, pips, profile):
+        if _in_shade(pair[k], top, pips, profile) or _foreshortened(pair[k], top, pips):
             return top, False
     return None, False
 
@@ -413,6 +419,15 @@ def _looks_like_side(
     if not slanted:
         return False  # a view nearly square-on shows a side only at a glancing angle
     return _in_shade(f, top, pips, profile)
+
+
+def _foreshortened(f: facefit.Face, top: facefit.Face, pips: pipfind.Pips) -> bool:
+    """Do face `f`'s pips look smaller or dimmer than `top`'s, as a side's seen at a slant do?"""
+    return bool(
+        facefit.middle(pips.r[f.pips]) <= SIDE_PIP_SHRINK * facefit.middle(pips.r[top.pips])
+        or facefit.middle(pips.contrast[f.pips])
+        <= SIDE_PIP_SHRINK * facefit.middle(pips.contrast[top.pips])
+    )
 
 
 def _in_shade(f: facefit.Face, top: facefit.Face, pips: pipfind.Pips, profile: Profile) -> bool:

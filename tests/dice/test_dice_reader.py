@@ -1231,3 +1231,41 @@ def test_glints_on_a_row_of_a_six_s_pips_are_no_three(offset, doubtful, kept):
     assert [f.face for f in faces] == [6, 3]
     faces[0].doubtful = doubtful
     assert [f.face for f in _without_glints(faces, pips)] == kept
+
+
+BLACK_TOP, BLACK_SIDE = (40.0, 40.0, 42.0), (55.0, 57.0, 58.0)
+RED_TOP, RED_SIDE = (40.0, 40.0, 170.0), (30.0, 30.0, 130.0)
+
+
+@pytest.mark.parametrize(
+    ("elongation", "radius", "contrast", "face_bgr", "faces"),
+    [
+        ((1.04, 1.4), (3.2, 2.5), (340, 270), (BLACK_TOP, BLACK_SIDE), [4, 2]),  # a black die
+        ((1.04, 1.4), (3.2, 3.2), (340, 340), (RED_TOP, RED_SIDE), [4, 2]),  # in the shade
+        ((1.04, 1.4), (3.2, 3.2), (340, 340), (BLACK_TOP, BLACK_SIDE), [6]),  # only longer
+        ((1.04, 1.04), (3.2, 2.5), (340, 270), (BLACK_TOP, BLACK_TOP), [6]),  # not longer
+    ],
+)
+def test_a_four_and_the_two_of_its_side_that_fit_a_six_are_told_apart(
+    elongation, radius, contrast, face_bgr, faces
+):
+    """All six pips fit a 6, but the lower two look longer, and smaller and dimmer or in the
+    shade: they are the side below a 4, seen at a slant, and the reader gets both faces to
+    tell a flat die from a leaning one. Pips by a die's rim also look longer: longer alone
+    is not enough."""
+    from companion.dice.pips import Pips
+    from companion.dice.reader import _faces_of_group, default_profile
+
+    xy = np.array([[100, 100], [120, 100], [100, 116], [120, 116], [101, 130], [119, 130]], float)
+    pips = Pips(
+        xy=xy,
+        r=np.repeat(radius, (4, 2)).astype(float),
+        polarity=np.ones(6),
+        contrast=np.repeat(contrast, (4, 2)).astype(float),
+        elongation=np.repeat(elongation, (4, 2)),
+        face_bgr=np.repeat(np.array(face_bgr), (4, 2), axis=0),
+        pip_bgr=np.tile([240.0, 240.0, 240.0], (6, 1)),
+        weak=np.zeros(6, bool),
+    )
+    read_as = _faces_of_group(np.arange(6), pips, default_profile())
+    assert [f.face for f in read_as] == faces
