@@ -186,6 +186,11 @@ def _split(idx: np.ndarray, pips: pipfind.Pips, profile: Profile, sides_only: bo
     both. None if no cut fits."""
     best = None
     for a, b in _splits(pips.xy[idx]):
+        if sides_only:
+            # A side's pips look longer than its top's: no cut is worth fitting without.
+            el = [facefit.middle(pips.elongation[idx[half]]) for half in (a, b)]
+            if max(el) < SIDE_FACE_MAYBE * min(el):
+                continue
         # The second half is only worth fitting when the first half fits.
         first = _face_of(idx[a], pips, profile)
         parts = [first, None if first is None else _face_of(idx[b], pips, profile)]
