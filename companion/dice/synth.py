@@ -415,51 +415,37 @@ def _place(
 ) -> list[tuple[float, float, float]]:
     """Non-overlapping (x, y, angle) for n dice; with `touching`, dice come in touching pairs.
     Dice placed one by one can leave no room for the last: then all are placed again."""
+    clearance = size * 1.5
     for _layout in range(20):
-        placed = _placed_one_by_one(n, rng, width, height, size, margin, touching)
-        if placed is not None:
+        placed: list[tuple[float, float, float]] = []
+        for _ in range(n):
+            for _attempt in range(400):
+                if touching and placed and len(placed) % 2 == 1:
+                    px, py, pa = placed[-1]
+                    a = math.radians(pa + rng.choice([0, 90, 180, 270]))
+                    gap = size * (1.0 + rng.uniform(0.0, 0.04))
+                    x, y, angle = (
+                        px + math.cos(a) * gap,
+                        py + math.sin(a) * gap,
+                        pa + rng.uniform(-3, 3),
+                    )
+                    need = clearance
+                    others = placed[:-1]
+                else:
+                    x = rng.uniform(margin, width - margin)
+                    y = rng.uniform(margin, height - margin)
+                    angle = rng.uniform(0, 360)
+                    need = clearance * (1.25 if touching else 1.0)
+                    others = placed
+                inside = margin <= x <= width - margin and margin <= y <= height - margin
+                if inside and all(math.hypot(x - ox, y - oy) > need for ox, oy, _ in others):
+                    placed.append((x, y, angle))
+                    break
+            else:
+                break  # no room for this die
+        else:
             return placed
     raise ValueError(f"cannot fit {n} dice of {size:.0f} px in {width}x{height}")
-
-
-def _placed_one_by_one(
-    n: int,
-    rng: np.random.Generator,
-    width: int,
-    height: int,
-    size: float,
-    margin: float,
-    touching: bool,
-) -> list[tuple[float, float, float]] | None:
-    """As `_place`, or None where a die finds no room."""
-    placed: list[tuple[float, float, float]] = []
-    clearance = size * 1.5
-    for _ in range(n):
-        for _attempt in range(400):
-            if touching and placed and len(placed) % 2 == 1:
-                px, py, pa = placed[-1]
-                a = math.radians(pa + rng.choice([0, 90, 180, 270]))
-                gap = size * (1.0 + rng.uniform(0.0, 0.04))
-                x, y, angle = (
-                    px + math.cos(a) * gap,
-                    py + math.sin(a) * gap,
-                    pa + rng.uniform(-3, 3),
-                )
-                need = clearance
-                others = placed[:-1]
-            else:
-                x = rng.uniform(margin, width - margin)
-                y = rng.uniform(margin, height - margin)
-                angle = rng.uniform(0, 360)
-                need = clearance * (1.25 if touching else 1.0)
-                others = placed
-            inside = margin <= x <= width - margin and margin <= y <= height - margin
-            if inside and all(math.hypot(x - ox, y - oy) > need for ox, oy, _ in others):
-                placed.append((x, y, angle))
-                break
-        else:
-            return None
-    return placed
 
 
 def random_scene(
