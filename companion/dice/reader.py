@@ -29,7 +29,7 @@ ROUND_OR_GLARED = (1.55, 2.0)  # longest, biggest (times its face's) a pip with 
 ONE_SQUARE = 0.85  # a 1's die outline, seen from above, is at least this square (short/long)
 TWO_ALIKE = 1.2  # most a 2's pips differ in size or elongation for it to be read for sure
 SIDE_FACE_ELONGATION = 1.25  # a side face's pips look this much longer than its top's
-SIDE_FACE_MAYBE = 1.15  # or this much longer, grouped with its top: for a check, or if in shade
+SIDE_FACE_MAYBE = 1.15  # or this much longer, grouped with its top (sure if shaded, smaller)
 SIDE_FACE_REACH = 1.3  # farthest a side face's middle lies from its top's, in die edges
 SIDE_FACE_SHADE = 0.9  # or at most this bright (B + G + R) as its top, in the same colour,
 SIDE_FACE_SLANT = 1.15  # in a view slanted so that top faces' pips look this long (median)
@@ -160,7 +160,7 @@ def _whole(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> list[facefi
     """The face all the pips `idx` make; or, if some look like the side below the others,
     the top face and that side, for the reader to tell whether the die lies flat in a
     slanted view or leans (a 4 with the 2 of its side fits a 6). Only where some pips look
-    longer than others, and on a darker face."""
+    longer than others, and some are on a darker face or smaller or dimmer."""
     face = _face_of(idx, pips, profile)
     el, shade = pips.elongation[idx], pips.face_bgr[idx].sum(axis=1)
     r, contrast = pips.r[idx], pips.contrast[idx]
@@ -218,8 +218,8 @@ def _top_of(pair: list[facefit.Face], pips: pipfind.Pips, profile: Profile, fits
     that is doubtful; (None, False) if neither looks like the other's side. A side looks so
     by its clearly longer pips. Two faces this close cannot both be tops, so a side whose
     pips look only a little longer still makes the other a top, a doubtful one; and if the
-    two faces `fits_whole` as one face, a side must look so and be in shade too. A top so
-    found has 3 pips or more: two fit a 2 anywhere."""
+    two faces `fits_whole` as one face, a side must look so and be in the shade or look
+    foreshortened too. A top so found has 3 pips or more: two fit a 2 anywhere."""
     sides = _sides(pair, pips, profile, False)
     if sides and not fits_whole:
         return pair[1 - min(sides)], False
