@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/web.py
 	$(BIN)/python bench/dice.py $(wildcard ../shared/data/dice/*/)
 	$(BIN)/python bench/cocked.py
+	$(BIN)/python bench/oblique.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache
