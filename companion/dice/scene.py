@@ -8,6 +8,9 @@ import numpy as np
 from companion.dice.profile import SceneParams
 
 _SHRINK = 8  # skin is found on an eighth-size frame: a hand is big
+LIGHT_SHADE_TOLERANCE = 15.0  # colour distance from a shade of the tray's, for light on it
+# the ring of the eighth-size frame two pixels out from a region: past a hand's blurred edge
+_RING_OUTER, _RING_INNER = np.ones((5, 5), np.uint8), np.ones((3, 3), np.uint8)
 
 
 def _median(small: np.ndarray) -> np.ndarray:
@@ -38,11 +41,11 @@ def hand_in_view(bgr: np.ndarray, p: SceneParams) -> bool:
     tray = _median(small)
     # Every pixel's distance from the tray's colour, then kept where there is skin: on a
     # frame this small, quicker than picking the skin's pixels out first.
-    unlike_tray = np.linalg.norm(small.astype(np.float32) - tray, axis=2) > p.hand_colour_distance
-    mask = ((skin > 0) & unlike_tray).view(np.uint8)
+    distance = np.linalg.norm(small.astype(np.float32) - tray, axis=2)
+    mask = ((skin > 0) & (distance > p.hand_colour_distance)).view(np.uint8)
     if cv2.countNonZero(mask) / mask.size < p.hand_area:
         return False
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n < 2:
         return False
     largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
@@ -51,4 +54,20 @@ def hand_in_view(bgr: np.ndarray, p: SceneParams) -> bool:
     # A hand fills much of the box around it; a tray wall lit unlike the tray is a thin
     # band along the frame's edges, its box most of the frame.
     box = stats[largest, cv2.CC_STAT_WIDTH] * stats[largest, cv2.CC_STAT_HEIGHT]
-    return bool(stats[largest, cv2.CC_STAT_AREA] >= p.hand_fill * box)
+    if stats[largest, cv2.CC_STAT_AREA] < p.hand_fill * box:
+        return False
+    return not _uneven_light(small, tray, distance, labels == largest, p)
+
+
+def _uneven_light(small: np.ndarray, tray: np.ndarray, distance, region, p: SceneParams) -> bool:
+    """Is the `region` unlike the tray only a lighter or darker shade of it (a lamp's light
+    or a corner's shadow on skin-coloured wood) that fades into the tray around it? A hand
+    has an edge: just outside it, the tray is as it is elsewhere."""
+    colour = small[region].astype(np.float32)
+    scale = colour @ tray / (tray @ tray)
+    off_shade = np.linalg.norm(colour - scale[:, None] * tray, axis=1)
+    if np.mean(off_shade < LIGHT_SHADE_TOLERANCE) <= 0.5:
+        return False
+    region = region.view(np.uint8)
+    around = cv2.dilate(region, _RING_OUTER) & ~cv2.dilate(region, _RING_INNER)
+    return bool(np.median(distance[around > 0]) > 0.5 * p.hand_colour_distance)

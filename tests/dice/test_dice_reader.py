@@ -188,6 +188,28 @@ def test_a_hand_on_a_skin_coloured_table_is_still_seen():
     assert read(synth.render(replace(scene, hand=None), rng)).status == OK
 
 
+@pytest.mark.parametrize(
+    ("texture_seed", "gradient", "towards"),
+    [(843979408, 0.25, 230), (843979408, 0.3, 230), (1, 0.3, 135)],
+)
+def test_light_falling_unevenly_on_wood_is_no_hand_but_a_hand_there_is(
+    texture_seed, gradient, towards
+):
+    """Light falling strongly across light wood makes a corner of the frame a lighter or
+    darker shade of the wood, and skin-coloured: taken for a hand, it kept a whole tray of
+    dice from being read. It fades into the wood around it; a hand, a dark one included,
+    has an edge."""
+    light = dict(light=0.98, light_gradient=gradient, light_angle=towards)
+    scene = _tray([_die(3, 320, 240, "blue")], "wood-light", texture_seed=texture_seed, **light)
+    scene = replace(scene, keystone=0.055, blur=0.75, noise=2.2)
+    rng = np.random.default_rng(0)
+    reading = read(synth.render(scene, rng), expected=1)
+    assert reading.status == OK, reading.problems
+    assert reading.values == [3]
+    hand = synth.HandSpec(x=300, y=320, angle=-80, width=180, skin=(80, 110, 160))
+    assert read(synth.render(replace(scene, hand=hand), rng)).status == HAND
+
+
 def test_a_tray_wall_lit_unlike_the_tray_is_not_a_hand():
     """Light falling across a wooden tray makes its walls a skin-coloured band round the
     frame's edge: thin, not a hand, and the dice are read."""
