@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.dice.pips import shade_distance
 from companion.dice.profile import SceneParams
 
 _SHRINK = 8  # skin is found on an eighth-size frame: a hand is big
@@ -63,9 +64,7 @@ def _uneven_light(small: np.ndarray, tray: np.ndarray, distance, region, p: Scen
     """Is the `region` unlike the tray only a lighter or darker shade of it (a lamp's light
     or a corner's shadow on skin-coloured wood) that fades into the tray around it? A hand
     has an edge: just outside it, the tray is as it is elsewhere."""
-    colour = small[region].astype(np.float32)
-    scale = colour @ tray / (tray @ tray)
-    off_shade = np.linalg.norm(colour - scale[:, None] * tray, axis=1)
+    off_shade = shade_distance(small[region].astype(np.float32), tray)
     if np.mean(off_shade < LIGHT_SHADE_TOLERANCE) <= 0.5:
         return False
     region = region.view(np.uint8)
