@@ -115,14 +115,14 @@ def paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams)
     limit = np.minimum(
         fp.colour_tolerance, fp.path_tolerance * np.minimum(pips.contrast[i], pips.contrast[j])
     )
-    colour = _off_face(pixels(bgr, px, py).astype(np.float32), face[pair])
+    colour = off_face(pixels(bgr, px, py).astype(np.float32), face[pair])
     worst = np.zeros(len(todo), np.float32)
     np.maximum.at(worst, pair, colour)
     clear[todo] = worst <= limit
     return clear
 
 
-def _off_face(seen: np.ndarray, face: np.ndarray) -> np.ndarray:
+def off_face(seen: np.ndarray, face: np.ndarray) -> np.ndarray:
     """How far colours `seen` (n, 3) are from their faces' colours (n, 3). On a die of a
     strong colour, a lighter swirl of that colour (a marbled die) is still its face; the
     tray is of another colour, the seam between two dice darker."""
@@ -151,7 +151,7 @@ def one_die(bgr, twos: list[Face], pips: Pips, fp: FaceParams) -> np.ndarray:
     idx = [face.pips for face in twos]
     face_bgr = np.array([middle(pips.face_bgr[i]) for i in idx], np.float32)
     contrast = np.array([pips.contrast[i].min() for i in idx])
-    colour = _off_face(pixels(bgr, px, py).astype(np.float32), face_bgr[face_of])
+    colour = off_face(pixels(bgr, px, py).astype(np.float32), face_bgr[face_of])
     limit = np.minimum(fp.colour_tolerance, fp.path_tolerance * contrast)
     # A glint or a swirl may cross one half; the tray lies beyond both ends.
     ends = np.zeros((len(twos), 2), bool)

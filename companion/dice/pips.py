@@ -165,7 +165,9 @@ def _extent(response, xy, top, ch, peak, p: PipParams):
     return radius, elong, closed.all(axis=1)
 
 
-def _ring(bgr: np.ndarray, xy: np.ndarray, r: np.ndarray, p: PipParams, scale=None) -> np.ndarray:
+def ring_colours(
+    bgr: np.ndarray, xy: np.ndarray, r: np.ndarray, p: PipParams, scale=None
+) -> np.ndarray:
     """Colours of a ring of samples just outside each pip: (n, 12, 3). `scale` is (times
     the radius, plus pixels); the profile's ring by default."""
     h, w = bgr.shape[:2]
@@ -400,7 +402,7 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     pip_bgr = around[np.arange(len(arr)), pick].astype(np.float32)
     # The response's half-height is only a first guess at a pip's outline (a pip near a die's
     # corner merges with it there): measure the outline in colour, between pip and face.
-    face_bgr = _ring(bgr, xy, r, p).mean(axis=1)
+    face_bgr = ring_colours(bgr, xy, r, p).mean(axis=1)
     # Spots that hardly differ from their surroundings need no closer look.
     worth = np.linalg.norm(pip_bgr - face_bgr, axis=1) >= 0.5 * p.min_ring_contrast
     if not worth.any():
@@ -417,14 +419,14 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
         shift[moved] += again
     # A pip sits inside one face: most of its ring has the face's colour. A peak on a die's
     # rim or a pip's edge has a ring that straddles two colours.
-    face_bgr, contrast, agree = _ring_agreement(_ring(bgr, xy, r, p), pip_bgr)
+    face_bgr, contrast, agree = _ring_agreement(ring_colours(bgr, xy, r, p), pip_bgr)
     weak = agree < p.ring_agreement
     # A pip among close neighbours (a 6 on a small die) has them in its ring. A tighter
     # ring, in the gaps between the pips, may agree where that one did not; not for the
     # smallest spots, which a tight ring would let a glint on a dark pip pass for a pip.
     crowded = _crowded(xy, r, pip_bgr, face_bgr, weak & (r >= _TIGHT_MIN_RADIUS), p)
     if len(crowded):
-        tight = _ring(bgr, xy[crowded], r[crowded], p, _TIGHT_RING)
+        tight = ring_colours(bgr, xy[crowded], r[crowded], p, _TIGHT_RING)
         tight_face, tight_contrast, tight_agree = _ring_agreement(tight, pip_bgr[crowded])
         ok = (tight_agree >= p.ring_agreement) & (tight_contrast >= p.min_ring_contrast)
         take = crowded[ok]

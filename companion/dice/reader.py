@@ -7,7 +7,9 @@ The pipeline is classical and cheap enough for a Raspberry Pi 4:
 3. the die's edge must lie around the pattern where the pattern puts it; pips on the side
    faces seen in oblique views are squashed and are left out;
 4. anything doubtful is flagged, never silently dropped or guessed: a group that fits no
-   pattern, a cocked die, a count other than the one the table asked for.
+   pattern, a cocked die, a count other than the one the table asked for;
+5. a die flagged for a check has its pips counted again, as spots of its pips' colour on
+   its face (recount.py): it stays flagged, with the count a person would see.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from companion.dice import faces as facefit
 from companion.dice import pips as pipfind
 from companion.dice.profile import Profile
 from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK, UNCERTAIN, Die, Reading
+from companion.dice.recount import recounted
 
 ONE_PIP_RADIUS = 0.12  # a lone pip's radius, in die edges (it is often bigger)
 CLEAR_ONE = (3.0, 1.2)  # contrast (times a pip's least) and longest shape of a clear small 1
@@ -521,7 +524,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     kept = _one_per_place(found, on_side, pips, profile, middle, slanted)
     tops = [f for f in kept if id(f) not in on_side]
     _not_alone(frame, tops, pips, profile)
-    dice = _dice_of(tops, kept, pips, profile)
+    dice = _dice_of(frame, tops, kept, pips, profile)
     # Only part of a die the frame cuts is in view (or it is no die: a spot at the frame's
     # edge, its outline the frame's).
     dice = [
@@ -701,11 +704,11 @@ def _side_on(f: facefit.Face, pips: pipfind.Pips) -> bool:
 
 
 def _dice_of(
-    tops: list[facefit.Face], kept: list[facefit.Face], pips: pipfind.Pips, profile: Profile
+    frame, tops: list[facefit.Face], kept: list[facefit.Face], pips: pipfind.Pips, profile: Profile
 ) -> list[Die]:
-    """The dice whose top faces are `tops`, each read, cocked or flagged for a check. `kept`
-    are the faces kept (one per place), the sides of dice among them: they too show how the
-    view squashes a die."""
+    """The dice whose top faces are `tops`, each read, cocked or flagged for a check (a
+    flagged die's pips counted again, in `recount`). `kept` are the faces kept (one per
+    place), the sides of dice among them: they too show how the view squashes a die."""
     # A flat die looks as squashed as the camera's view makes it (the other dice show how
     # much, else the profile says); a cocked die looks more squashed than that, in its pip
     # pattern and in each pip (a 6 with close columns has a narrow pattern but round pips).
@@ -727,6 +730,9 @@ def _dice_of(
         )
 
     cocked = [f for f in tops if is_cocked(f)]
+    taken = np.zeros(len(pips), bool)  # the pips the dice are read by
+    for f in tops:
+        taken[f.pips] = True
     dice: list[Die] = []
     for f in tops:
         conf = _confidence(f, profile)
@@ -738,7 +744,9 @@ def _dice_of(
         elif any(math.dist(f.centre, c.centre) < _size(c) / c.squash**0.5 for c in cocked):
             continue  # the side a cocked die shows, not another die
         elif conf < profile.dice.confidence_threshold or _side_on(f, pips):
-            dice.append(Die(f.face, f.box, centre, conf, (UNCERTAIN,)))
+            again = recounted(frame, f, pips, taken, profile, _face_of)
+            face = f.face if again is None else again.face
+            dice.append(Die(face, f.box, centre, conf, (UNCERTAIN,)))
         else:
             dice.append(Die(f.face, f.box, centre, conf))
     return dice

@@ -1,0 +1,136 @@
+"""A second look at a die read for a check. The pips it was read by tell the colours of
+its face and of its pips; the pips the frame-wide search lost (a pip beside a glint on the
+die's rim, a small pip on a marbled die, a faint one in the shade) are found again as spots
+of that pip colour on that face."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+from companion.dice import faces as facefit
+from companion.dice.pips import Pips, ring_colours
+from companion.dice.profile import Profile
+
+PIP_COLOUR = 0.45  # farthest a pip's pixel lies from the pip's colour, times its contrast
+PIP_AREA = (0.5, 2.0)  # least and most area of a pip found again, times the face's pips'
+ROUND = 2.2  # longest/shortest side of the box around a pip found again
+APART = 2.2  # nearest two pips lie, in pip radii
+# Farthest a pip found again lies from the face's middle, in die edges: a 1 read by a corner
+# pip of a 4 has the far corner 0.76 die edges off, and guesses its die's size from a pip
+# that may be smaller than a 1's.
+REACH = 1.1
+# Least and most pip spacing of a whole face, in pip radii: a die's pips never touch (a
+# glint or the shaded rim beside a 1's pip is no second pip).
+SPACING = (1.7, 4.5)
+
+
+def _spots(frame, centre, half, pip_bgr, contrast, own_xy):
+    """The spots of the pip's colour within `half` px of `centre`: centres (frame pixels),
+    areas, box widths and heights, colours; and the area of the spot at each of `own_xy`
+    (the face's pips, measured as the spots are), 0 where there is none."""
+    h, w = frame.shape[:2]
+    x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
+    x1, y1 = min(w, int(centre[0] + half) + 1), min(h, int(centre[1] + half) + 1)
+    window = frame[y0:y1, x0:x1].astype(np.float32)
+    near = (np.linalg.norm(window - pip_bgr, axis=2) < PIP_COLOUR * contrast).astype(np.uint8)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(near, connectivity=8)
+    area = stats[:, cv2.CC_STAT_AREA].astype(float)
+    flat = labels.ravel()
+    colours = (
+        np.column_stack([np.bincount(flat, window[..., c].ravel(), n) for c in range(3)])
+        / area[:, None]
+    )
+    ox = np.clip(np.round(own_xy[:, 0]).astype(int) - x0, 0, x1 - x0 - 1)
+    oy = np.clip(np.round(own_xy[:, 1]).astype(int) - y0, 0, y1 - y0 - 1)
+    at_own = labels[oy, ox]
+    own_area = np.where(at_own > 0, area[at_own], 0.0)
+    # label 0 is what is not of the pip's colour
+    wh = stats[1:, cv2.CC_STAT_WIDTH : cv2.CC_STAT_HEIGHT + 1].astype(float)
+    return centroids[1:] + np.array([x0, y0]), area[1:], wh, colours[1:], own_area
+
+
+def recounted(
+    frame,
+    face: facefit.Face,
+    pips: Pips,
+    taken: np.ndarray,
+    profile: Profile,
+    face_of: Callable[[np.ndarray, Pips, Profile], facefit.Face | None],
+) -> facefit.Face | None:
+    """The face that `face` and the spots of its pips' colour around it make, if they fit
+    a pattern of more pips (None otherwise). A spot counts as a pip if it has the size and
+    roundness of the face's own pips, lies apart from every pip the dice were read by
+    (`taken`), inside a ring of the face's colour, and the path to the face's pips is all
+    face. `face_of` fits a face to pips."""
+    own = face.pips
+    if face.face >= 6:
+        return None
+    pip_bgr = facefit.middle(pips.pip_bgr[own])
+    face_bgr = facefit.middle(pips.face_bgr[own])
+    r = float(facefit.middle(pips.r[own]))
+    contrast = float(np.linalg.norm(pip_bgr - face_bgr))
+    reach = REACH * face.spacing / facefit.PIP_OFFSET
+    xy, area, wh, colour, own_area = _spots(
+        frame, face.centre, reach, pip_bgr, contrast, pips.xy[own]
+    )
+    if not own_area.all():
+        return None  # its own pips are not spots of their colour: the colour tells nothing
+    known = float(np.median(own_area))
+    fits = (area >= PIP_AREA[0] * known) & (area <= PIP_AREA[1] * known)
+    fits &= wh.max(axis=1) <= ROUND * wh.min(axis=1)
+    fits &= np.hypot(*(xy - face.centre).T) <= reach
+    read_by = np.flatnonzero(taken)
+    gap = np.hypot(*(xy[:, None, :] - pips.xy[read_by][None]).transpose(2, 0, 1))
+    fits &= (gap > APART * pips.r[read_by][None]).all(axis=1)
+    new = np.flatnonzero(fits)
+    if not len(new):
+        return None
+    radius = np.sqrt(area[new] / math.pi)
+    ring = ring_colours(frame, xy[new], radius, profile.pips)
+    off = facefit.off_face(ring.reshape(-1, 3), np.broadcast_to(face_bgr, (ring.size // 3, 3)))
+    inside = (off.reshape(len(new), -1) <= profile.faces.colour_tolerance).mean(axis=1)
+    keep = inside >= profile.pips.weak_agreement
+    new, radius = new[keep], radius[keep]
+    k = len(new)
+    if not k or len(own) + k > 6:
+        return None
+    more = Pips(
+        np.vstack([pips.xy, xy[new]]),
+        np.concatenate([pips.r, radius]),
+        np.concatenate([pips.polarity, np.full(k, pips.polarity[own[0]])]),
+        np.concatenate([pips.contrast, np.linalg.norm(colour[new] - face_bgr, axis=1)]),
+        np.concatenate([pips.elongation, wh[new].max(axis=1) / wh[new].min(axis=1)]),
+        np.vstack([pips.face_bgr, np.tile(face_bgr, (k, 1))]),
+        np.vstack([pips.pip_bgr, colour[new]]),
+        np.concatenate([pips.weak, np.zeros(k, bool)]),
+    )
+    added = len(pips) + np.arange(k)
+    on_face = added[_reached(frame, more, own, added, profile)]
+    if not len(on_face):
+        return None
+    whole = face_of(np.concatenate([own, on_face]), more, profile)
+    if whole is None or not SPACING[0] * r <= whole.spacing <= SPACING[1] * r:
+        return None
+    return whole
+
+
+def _reached(frame, pips: Pips, own: np.ndarray, added: np.ndarray, profile: Profile):
+    """Which of the spots `added` are on the face of the pips `own`: reached from them by
+    paths all face, from pip to pip."""
+    every = np.concatenate([own, added])
+    a, b = np.repeat(added, len(every)), np.tile(every, len(added))
+    other = a != b
+    clear = np.zeros(len(a), bool)
+    clear[other] = facefit.paths_clear(frame, pips, a[other], b[other], profile.faces)
+    clear = clear.reshape(len(added), len(every))
+    reached = np.zeros(len(every), bool)
+    reached[: len(own)] = True
+    while True:
+        now = clear[:, reached].any(axis=1)
+        if (now == reached[len(own) :]).all():
+            return now
+        reached[len(own) :] = now

@@ -1,0 +1,142 @@
+"""A die read for a check has its pips counted again by their colour: pips the frame-wide
+search lost are found, and nothing that is not a pip of that die is counted."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.dice import synth
+from companion.dice.pips import Pips
+from companion.dice.reader import _dice_of, _face_of, default_profile, read
+from companion.dice.reading import UNCERTAIN
+
+RED, WHITE, FELT = (40, 40, 200), (240, 240, 240), (60, 110, 45)
+EDGE, SPACING, PIP_R = 44, 12, 4  # a die's edge, its pip spacing, a pip's radius (px)
+
+
+def _die(frame, centre, pips, body=RED, pip=WHITE):
+    """Draw a flat die square to the frame, its pips at `pips` (offsets in spacings)."""
+    x, y = centre
+    half = EDGE // 2
+    cv2.rectangle(frame, (x - half, y - half), (x + half, y + half), body, -1)
+    for dx, dy in pips:
+        cv2.circle(frame, (x + dx * SPACING, y + dy * SPACING), PIP_R, pip, -1, cv2.LINE_AA)
+
+
+def _found(*xy, body=RED, pip=WHITE) -> Pips:
+    """The pips the frame-wide search found: round white pips on a red face."""
+    n = len(xy)
+    return Pips(
+        xy=np.array(xy, float),
+        r=np.full(n, float(PIP_R)),
+        polarity=np.ones(n),
+        contrast=np.full(n, float(np.linalg.norm(np.subtract(pip, body)))),
+        elongation=np.full(n, 1.05),
+        face_bgr=np.tile(np.array(body, float), (n, 1)),
+        pip_bgr=np.tile(np.array(pip, float), (n, 1)),
+        weak=np.zeros(n, bool),
+    )
+
+
+def _checked(pips: Pips, idx):
+    """The face of the pips `idx`, its die's edge found, short of a pip: read for a check."""
+    face = _face_of(np.array(idx), pips, default_profile())
+    face.edge_score, face.missing_pip = 1.0, True
+    return face
+
+
+def _frame():
+    return np.full((240, 320, 3), FELT, np.uint8)
+
+
+def test_a_die_whose_pips_the_search_lost_is_counted_again_and_still_flagged():
+    """A 4 whose search found one corner pip reads as a 1 for a check: its other three pips
+    are white spots on its red face, so it is a 4, still for a check."""
+    frame = _frame()
+    _die(frame, (160, 120), [(-1, -1), (1, -1), (-1, 1), (1, 1)])
+    frame = cv2.GaussianBlur(frame, (3, 3), 0.8)
+    pips = _found((148, 108))
+    one = _checked(pips, [0])
+    (die,) = _dice_of(frame, [one], [one], pips, default_profile())
+    assert (die.face, die.flags) == (4, (UNCERTAIN,))
+
+
+def test_a_spot_too_near_a_one_s_pip_is_no_second_pip():
+    """A white glint beside a 1's pip, nearer than any two pips of a die lie: still a 1."""
+    frame = _frame()
+    _die(frame, (160, 120), [(0, 0)])
+    cv2.circle(frame, (160 + 12, 120 + 12), PIP_R, WHITE, -1, cv2.LINE_AA)
+    frame = cv2.GaussianBlur(frame, (3, 3), 0.8)
+    pips = _found((160, 120))
+    one = _checked(pips, [0])
+    (die,) = _dice_of(frame, [one], [one], pips, default_profile())
+    assert (die.face, die.flags) == (1, (UNCERTAIN,))
+
+
+def test_the_pips_of_the_die_beside_it_are_not_counted():
+    """A 1 for a check beside a die of its colours, a 2: the 2's near pip and the 1's would
+    make a 2, but the tray lies between them (and the pips a die was read by are its own),
+    so the 1 stays a 1."""
+    frame = _frame()
+    _die(frame, (100, 100), [])
+    cv2.circle(frame, (100, 100), 5, WHITE, -1, cv2.LINE_AA)  # a 1's pip is bigger
+    _die(frame, (148, 128), [(-1, -1), (1, 1)])  # 4 px of tray between the two
+    frame = cv2.GaussianBlur(frame, (3, 3), 0.8)
+    pips = _found((100, 100), (136, 116), (160, 140))
+    pips.r[0] = 5.0
+    profile = default_profile()
+    one = _checked(pips, [0])
+    (die,) = _dice_of(frame, [one], [one], pips, profile)
+    assert die.face == 1
+    two = _face_of(np.array([1, 2]), pips, profile)
+    two.edge_score = 1.0
+    dice = _dice_of(frame, [one, two], [one, two], pips, profile)
+    assert [d.face for d in dice] == [1, 2]
+
+
+def test_spots_of_another_colour_are_not_counted():
+    """Yellow spots on the red face are no white pips."""
+    frame = _frame()
+    _die(frame, (160, 120), [(-1, -1)])
+    for dx, dy in [(1, -1), (-1, 1), (1, 1)]:
+        cv2.circle(frame, (160 + dx * SPACING, 120 + dy * SPACING), PIP_R, (40, 220, 230), -1)
+    frame = cv2.GaussianBlur(frame, (3, 3), 0.8)
+    pips = _found((148, 108))
+    one = _checked(pips, [0])
+    (die,) = _dice_of(frame, [one], [one], pips, default_profile())
+    assert die.face == 1
+
+
+def test_a_die_read_for_sure_is_not_counted_again():
+    """Only a die read for a check has a second look: a sure 1 stays as it was read."""
+    frame = _frame()
+    _die(frame, (160, 120), [(-1, -1), (1, -1), (-1, 1), (1, 1)])
+    pips = _found((148, 108))
+    one = _face_of(np.array([0]), pips, default_profile())
+    one.edge_score = 1.0
+    (die,) = _dice_of(frame, [one], [one], pips, default_profile())
+    assert (die.face, die.flags) == (1, ())
+
+
+@pytest.mark.parametrize("seed", [2, 12, 16, 19])
+def test_a_six_whose_glints_hide_pips_is_read_a_six_for_a_check(seed):
+    """Glare on a teal 6's gold pips, touching another 6, hides two of its pips from the
+    search: counted again, it is a 6 (for a check), never a 4."""
+    teal = synth.DieSpec(
+        face=6, x=244.7, y=391.2, size=43.0, angle=325.9, body=(111, 114, 20),
+        pips=(60, 200, 230), pip_glare=True,
+    )  # fmt: skip
+    blue = synth.DieSpec(
+        face=6, x=267.5, y=428.2, size=41.4, angle=328.4, body=(160, 66, 27), pips=WHITE
+    )
+    scene = synth.Scene(
+        dice=(teal, blue), surface=FELT, texture="felt", texture_seed=573090567, light=0.85,
+        light_gradient=0.07, light_angle=212.8, shadow=0.29, blur=0.44, noise=1.13,
+    )  # fmt: skip
+    reading = read(synth.render(scene, np.random.default_rng(seed)), expected=2)
+    die = min(reading.dice, key=lambda d: math.dist(d.centre, (teal.x, teal.y)))
+    assert die.face == 6
