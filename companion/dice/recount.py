@@ -19,6 +19,9 @@ PIP_COLOUR = 0.45  # farthest a pip's pixel lies from the pip's colour, times it
 PIP_AREA = (0.5, 2.0)  # least and most area of a pip found again, times the face's pips'
 ROUND = 2.2  # longest/shortest side of the box around a pip found again
 APART = 2.2  # nearest two pips lie, in pip radii
+# Least share of a ring round a spot (where no pip crosses it) that has the face's colour: a
+# pip by the die's rim has the rim across part of its ring, a spot on the tray the tray.
+FACE_RING = 0.45
 # Farthest a pip found again lies from the face's middle, in die edges: a 1 read by a corner
 # pip of a 4 has the far corner 0.76 die edges off, and guesses its die's size from a pip
 # that may be smaller than a 1's.
@@ -92,8 +95,11 @@ def recounted(
     radius = np.sqrt(area[new] / math.pi)
     ring = ring_colours(frame, xy[new], radius, profile.pips)
     off = facefit.off_face(ring.reshape(-1, 3), np.broadcast_to(face_bgr, (ring.size // 3, 3)))
-    inside = (off.reshape(len(new), -1) <= profile.faces.colour_tolerance).mean(axis=1)
-    keep = inside >= profile.pips.weak_agreement
+    face_like = off.reshape(len(new), -1) <= profile.faces.colour_tolerance
+    # the face's other pips, close by on a small die, cross the ring too
+    pip_like = np.linalg.norm(ring - pip_bgr, axis=2) < PIP_COLOUR * contrast
+    inside = face_like.sum(axis=1) / np.maximum((~pip_like).sum(axis=1), 1)
+    keep = inside >= FACE_RING
     new, radius = new[keep], radius[keep]
     k = len(new)
     if not k or len(own) + k > 6:

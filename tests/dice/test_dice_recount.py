@@ -65,6 +65,22 @@ def test_a_die_whose_pips_the_search_lost_is_counted_again_and_still_flagged():
     assert (die.face, die.flags) == (4, (UNCERTAIN,))
 
 
+def test_a_six_is_counted_again_though_its_pips_crowd_each_other_and_the_rim():
+    """A 6's pips close to each other and to its die's rim: a ring round one crosses its
+    neighbours and the rim. Its neighbours are pips of the face, no other colour."""
+    frame = _frame()
+    x, y, step, r = 160, 120, 11, 4
+    cv2.rectangle(frame, (x - 17, y - 17), (x + 17, y + 17), RED, -1)
+    for dx in (-1, 1):
+        for dy in (-1, 0, 1):
+            cv2.circle(frame, (x + dx * step, y + dy * step), r, WHITE, -1, cv2.LINE_AA)
+    frame = cv2.GaussianBlur(frame, (3, 3), 0.8)
+    pips = _found((x - step, y - step), (x + step, y + step))
+    two = _checked(pips, [0, 1])
+    (die,) = _dice_of(frame, [two], [two], pips, default_profile())
+    assert (die.face, die.flags) == (6, (UNCERTAIN,))
+
+
 def test_a_spot_too_near_a_one_s_pip_is_no_second_pip():
     """A white glint beside a 1's pip, nearer than any two pips of a die lie: still a 1."""
     frame = _frame()
