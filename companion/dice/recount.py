@@ -29,31 +29,29 @@ REACH = 1.1
 # Least and most pip spacing of a whole face, in pip radii: a die's pips never touch (a
 # glint or the shaded rim beside a 1's pip is no second pip).
 SPACING = (1.7, 4.5)
+_SUM = np.ones((1, 3))  # B + G + R, for cv2.transform
 
 
 def _spots(frame, centre, half, pip_bgr, contrast, own_xy):
     """The spots of the pip's colour within `half` px of `centre`: centres (frame pixels),
-    areas, box widths and heights, colours; and the area of the spot at each of `own_xy`
-    (the face's pips, measured as the spots are), 0 where there is none."""
+    areas, box widths and heights; and the area of the spot at each of `own_xy` (the face's
+    pips, measured as the spots are), 0 where there is none."""
     h, w = frame.shape[:2]
     x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
     x1, y1 = min(w, int(centre[0] + half) + 1), min(h, int(centre[1] + half) + 1)
-    window = frame[y0:y1, x0:x1].astype(np.float32)
-    near = (np.linalg.norm(window - pip_bgr, axis=2) < PIP_COLOUR * contrast).astype(np.uint8)
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(near, connectivity=8)
+    # squared colour distance to the pip's, in OpenCV: many times quicker than NumPy here
+    off = cv2.absdiff(frame[y0:y1, x0:x1], (*pip_bgr.tolist(), 0))
+    far = cv2.transform(cv2.multiply(off, off, dtype=cv2.CV_32F), _SUM)
+    near = (far < (PIP_COLOUR * contrast) ** 2).astype(np.uint8)
+    _, labels, stats, centroids = cv2.connectedComponentsWithStats(near, connectivity=8)
     area = stats[:, cv2.CC_STAT_AREA].astype(float)
-    flat = labels.ravel()
-    colours = (
-        np.column_stack([np.bincount(flat, window[..., c].ravel(), n) for c in range(3)])
-        / area[:, None]
-    )
     ox = np.clip(np.round(own_xy[:, 0]).astype(int) - x0, 0, x1 - x0 - 1)
     oy = np.clip(np.round(own_xy[:, 1]).astype(int) - y0, 0, y1 - y0 - 1)
     at_own = labels[oy, ox]
     own_area = np.where(at_own > 0, area[at_own], 0.0)
     # label 0 is what is not of the pip's colour
     wh = stats[1:, cv2.CC_STAT_WIDTH : cv2.CC_STAT_HEIGHT + 1].astype(float)
-    return centroids[1:] + np.array([x0, y0]), area[1:], wh, colours[1:], own_area
+    return centroids[1:] + np.array([x0, y0]), area[1:], wh, own_area
 
 
 def recounted(
@@ -77,9 +75,7 @@ def recounted(
     r = float(facefit.middle(pips.r[own]))
     contrast = float(np.linalg.norm(pip_bgr - face_bgr))
     reach = REACH * face.spacing / facefit.PIP_OFFSET
-    xy, area, wh, colour, own_area = _spots(
-        frame, face.centre, reach, pip_bgr, contrast, pips.xy[own]
-    )
+    xy, area, wh, own_area = _spots(frame, face.centre, reach, pip_bgr, contrast, pips.xy[own])
     if not own_area.all():
         return None  # its own pips are not spots of their colour: the colour tells nothing
     known = float(np.median(own_area))
@@ -108,10 +104,10 @@ def recounted(
         np.vstack([pips.xy, xy[new]]),
         np.concatenate([pips.r, radius]),
         np.concatenate([pips.polarity, np.full(k, pips.polarity[own[0]])]),
-        np.concatenate([pips.contrast, np.linalg.norm(colour[new] - face_bgr, axis=1)]),
+        np.concatenate([pips.contrast, np.full(k, contrast)]),
         np.concatenate([pips.elongation, wh[new].max(axis=1) / wh[new].min(axis=1)]),
         np.vstack([pips.face_bgr, np.tile(face_bgr, (k, 1))]),
-        np.vstack([pips.pip_bgr, colour[new]]),
+        np.vstack([pips.pip_bgr, np.tile(pip_bgr, (k, 1))]),
         np.concatenate([pips.weak, np.zeros(k, bool)]),
     )
     added = len(pips) + np.arange(k)
