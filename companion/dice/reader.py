@@ -8,8 +8,9 @@ The pipeline is classical and cheap enough for a Raspberry Pi 4:
    faces seen in oblique views are squashed and are left out;
 4. anything doubtful is flagged, never silently dropped or guessed: a group that fits no
    pattern, a cocked die, a count other than the one the table asked for;
-5. a die flagged for a check has its pips counted again, as spots of its pips' colour on
-   its face (recount.py): it stays flagged, with the count a person would see.
+5. every die has its pips counted again, as spots of its pips' colour on its face
+   (recount.py): a die flagged for a check takes that count; a die read for sure that
+   shows more pips than it was read by is flagged for a check.
 """
 
 from __future__ import annotations
@@ -706,8 +707,8 @@ def _side_on(f: facefit.Face, pips: pipfind.Pips) -> bool:
 def _dice_of(
     frame, tops: list[facefit.Face], kept: list[facefit.Face], pips: pipfind.Pips, profile: Profile
 ) -> list[Die]:
-    """The dice whose top faces are `tops`, each read, cocked or flagged for a check (a
-    flagged die's pips counted again, in `recount`). `kept` are the faces kept (one per
+    """The dice whose top faces are `tops`, each read, cocked or flagged for a check (its
+    pips counted again, in `recount`). `kept` are the faces kept (one per
     place), the sides of dice among them: they too show how the view squashes a die."""
     # A flat die looks as squashed as the camera's view makes it (the other dice show how
     # much, else the profile says); a cocked die looks more squashed than that, in its pip
@@ -747,6 +748,10 @@ def _dice_of(
             again = recounted(frame, f, pips, taken, profile, _face_of)
             face = f.face if again is None else again.face
             dice.append(Die(face, f.box, centre, conf, (UNCERTAIN,)))
+        elif recounted(frame, f, pips, taken, profile, _face_of) is not None:
+            # More spots of its pips' colour on its face than it was read by: for a check. Its
+            # value stays as read, which was right more often than the count again.
+            dice.append(Die(f.face, f.box, centre, conf, (UNCERTAIN,)))
         else:
             dice.append(Die(f.face, f.box, centre, conf))
     return dice

@@ -18,6 +18,7 @@ from companion.dice.profile import Profile
 PIP_COLOUR = 0.45  # farthest a pip's pixel lies from the pip's colour, times its contrast
 PIP_AREA = (0.5, 2.0)  # least and most area of a pip found again, times the face's pips'
 ROUND = 2.2  # longest/shortest side of the box around a pip found again
+FILL = 0.3  # least share of that box it fills (a disc 0.79, the shade along a rim far less)
 APART = 2.2  # nearest two pips lie, in pip radii
 # Least share of a ring round a spot (where no pip crosses it) that has the face's colour: a
 # pip by the die's rim has the rim across part of its ring, a spot on the tray the tray.
@@ -80,7 +81,7 @@ def recounted(
         return None  # its own pips are not spots of their colour: the colour tells nothing
     known = float(np.median(own_area))
     fits = (area >= PIP_AREA[0] * known) & (area <= PIP_AREA[1] * known)
-    fits &= wh.max(axis=1) <= ROUND * wh.min(axis=1)
+    fits &= (wh.max(axis=1) <= ROUND * wh.min(axis=1)) & (area >= FILL * wh.prod(axis=1))
     fits &= np.hypot(*(xy - face.centre).T) <= reach
     read_by = np.flatnonzero(taken)
     gap = np.hypot(*(xy[:, None, :] - pips.xy[read_by][None]).transpose(2, 0, 1))
