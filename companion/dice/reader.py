@@ -707,9 +707,9 @@ def _side_on(f: facefit.Face, pips: pipfind.Pips) -> bool:
 def _dice_of(
     frame, tops: list[facefit.Face], kept: list[facefit.Face], pips: pipfind.Pips, profile: Profile
 ) -> list[Die]:
-    """The dice whose top faces are `tops`, each read, cocked or flagged for a check (its
-    pips counted again, in `recount`). `kept` are the faces kept (one per
-    place), the sides of dice among them: they too show how the view squashes a die."""
+    """The dice whose top faces are `tops`, each read, cocked or flagged for a check, its
+    pips counted again (`recount`). `kept` are the faces kept (one per place), the sides
+    of dice among them: they too show how the view squashes a die."""
     # A flat die looks as squashed as the camera's view makes it (the other dice show how
     # much, else the profile says); a cocked die looks more squashed than that, in its pip
     # pattern and in each pip (a 6 with close columns has a narrow pattern but round pips).
