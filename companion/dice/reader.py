@@ -42,6 +42,10 @@ LEANING_PIP = (1.55, 2.0)  # longest, biggest (times its pips') a leaning die's 
 ONE_PIP_BIGGER = 1.4  # a 1's pip is up to this much bigger than its die's other pips
 GLINTED_PIP = (1.6, 1.6)  # longest, biggest (times its face's) a pip with a glint looks
 GLINT_REACH = 1.5  # a spot this near a bigger pip of the other polarity (its radii) is on it
+# The most pips of a die read for sure whose pips are counted again: a die that lost pips
+# and was read for sure was read as a 1, 2 or 3 on every photo; counting the 4s and 5s as
+# well costs as much time again and caught none.
+SURE_RECOUNT = 3
 GLANCING_PIP = 0.75  # a side seen at a glancing angle has pips smaller than this times its top's
 
 
@@ -748,7 +752,10 @@ def _dice_of(
             again = recounted(frame, f, pips, taken, profile, _face_of)
             face = f.face if again is None else again.face
             dice.append(Die(face, f.box, centre, conf, (UNCERTAIN,)))
-        elif recounted(frame, f, pips, taken, profile, _face_of) is not None:
+        elif (
+            f.face <= SURE_RECOUNT
+            and recounted(frame, f, pips, taken, profile, _face_of) is not None
+        ):
             # More spots of its pips' colour on its face than it was read by: for a check. Its
             # value stays as read, which was right more often than the count again.
             dice.append(Die(f.face, f.box, centre, conf, (UNCERTAIN,)))

@@ -47,9 +47,8 @@ def _spots(frame, centre, half, pip_bgr, contrast, own_xy):
     near = (far < (PIP_COLOUR * contrast) ** 2).astype(np.uint8)
     _, labels, stats, centroids = cv2.connectedComponentsWithStats(near, connectivity=8)
     area = stats[:, cv2.CC_STAT_AREA].astype(float)
-    ox = np.clip(np.round(own_xy[:, 0]).astype(int) - x0, 0, x1 - x0 - 1)
-    oy = np.clip(np.round(own_xy[:, 1]).astype(int) - y0, 0, y1 - y0 - 1)
-    at_own = labels[oy, ox]
+    # the face's pips lie in the window (nearer its middle than `half`, and in the frame)
+    at_own = labels[own_xy[:, 1].astype(int) - y0, own_xy[:, 0].astype(int) - x0]
     own_area = np.where(at_own > 0, area[at_own], 0.0)
     # label 0 is what is not of the pip's colour
     wh = stats[1:, cv2.CC_STAT_WIDTH : cv2.CC_STAT_HEIGHT + 1].astype(float)
@@ -80,7 +79,7 @@ def recounted(
     xy, area, wh, own_area = _spots(frame, face.centre, reach, pip_bgr, contrast, pips.xy[own])
     if not own_area.all():
         return None  # its own pips are not spots of their colour: the colour tells nothing
-    known = float(np.median(own_area))
+    known = float(facefit.middle(own_area))
     fits = (area >= PIP_AREA[0] * known) & (area <= PIP_AREA[1] * known)
     fits &= (wh.max(axis=1) <= ROUND * wh.min(axis=1)) & (area >= FILL * wh.prod(axis=1))
     fits &= np.hypot(*(xy - face.centre).T) <= reach
