@@ -47,8 +47,11 @@ def _spots(frame, centre, half, pip_bgr, contrast, own_xy):
     near = (far < (PIP_COLOUR * contrast) ** 2).astype(np.uint8)
     _, labels, stats, centroids = cv2.connectedComponentsWithStats(near, connectivity=8)
     area = stats[:, cv2.CC_STAT_AREA].astype(float)
-    # the face's pips lie in the window (nearer its middle than `half`, and in the frame)
-    at_own = labels[own_xy[:, 1].astype(int) - y0, own_xy[:, 0].astype(int) - x0]
+    # the face's pips lie in the window (nearer its middle than `half`, and in the frame),
+    # rounded to a pixel of it
+    ox = np.minimum(np.round(own_xy[:, 0]).astype(int) - x0, x1 - x0 - 1)
+    oy = np.minimum(np.round(own_xy[:, 1]).astype(int) - y0, y1 - y0 - 1)
+    at_own = labels[oy, ox]
     own_area = np.where(at_own > 0, area[at_own], 0.0)
     # label 0 is what is not of the pip's colour
     wh = stats[1:, cv2.CC_STAT_WIDTH : cv2.CC_STAT_HEIGHT + 1].astype(float)
