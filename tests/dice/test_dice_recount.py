@@ -49,6 +49,15 @@ def _checked(pips: Pips, idx):
     return face
 
 
+def _read_for_a_check(drawn, pips: Pips, idx):
+    """The die of the face of the pips `idx`, read for a check in the frame `drawn` (blurred
+    as a camera's is)."""
+    face = _checked(pips, idx)
+    frame = cv2.GaussianBlur(drawn, (3, 3), 0.8)
+    (die,) = _dice_of(frame, [face], [face], pips, default_profile())
+    return die
+
+
 def _frame():
     return np.full((240, 320, 3), FELT, np.uint8)
 
@@ -58,10 +67,8 @@ def test_a_die_whose_pips_the_search_lost_is_counted_again_and_still_flagged():
     are white spots on its red face, so it is a 4, still for a check."""
     frame = _frame()
     _die(frame, (160, 120), [(-1, -1), (1, -1), (-1, 1), (1, 1)])
-    frame = cv2.GaussianBlur(frame, (3, 3), 0.8)
     pips = _found((148, 108))
-    one = _checked(pips, [0])
-    (die,) = _dice_of(frame, [one], [one], pips, default_profile())
+    die = _read_for_a_check(frame, pips, [0])
     assert (die.face, die.flags) == (4, (UNCERTAIN,))
 
 
@@ -74,10 +81,8 @@ def test_a_six_is_counted_again_though_its_pips_crowd_each_other_and_the_rim():
     for dx in (-1, 1):
         for dy in (-1, 0, 1):
             cv2.circle(frame, (x + dx * step, y + dy * step), r, WHITE, -1, cv2.LINE_AA)
-    frame = cv2.GaussianBlur(frame, (3, 3), 0.8)
     pips = _found((x - step, y - step), (x + step, y + step))
-    two = _checked(pips, [0, 1])
-    (die,) = _dice_of(frame, [two], [two], pips, default_profile())
+    die = _read_for_a_check(frame, pips, [0, 1])
     assert (die.face, die.flags) == (6, (UNCERTAIN,))
 
 
@@ -86,10 +91,8 @@ def test_a_spot_too_near_a_one_s_pip_is_no_second_pip():
     frame = _frame()
     _die(frame, (160, 120), [(0, 0)])
     cv2.circle(frame, (160 + 12, 120 + 12), PIP_R, WHITE, -1, cv2.LINE_AA)
-    frame = cv2.GaussianBlur(frame, (3, 3), 0.8)
     pips = _found((160, 120))
-    one = _checked(pips, [0])
-    (die,) = _dice_of(frame, [one], [one], pips, default_profile())
+    die = _read_for_a_check(frame, pips, [0])
     assert (die.face, die.flags) == (1, (UNCERTAIN,))
 
 
@@ -120,10 +123,8 @@ def test_spots_of_another_colour_are_not_counted():
     _die(frame, (160, 120), [(-1, -1)])
     for dx, dy in [(1, -1), (-1, 1), (1, 1)]:
         cv2.circle(frame, (160 + dx * SPACING, 120 + dy * SPACING), PIP_R, (40, 220, 230), -1)
-    frame = cv2.GaussianBlur(frame, (3, 3), 0.8)
     pips = _found((148, 108))
-    one = _checked(pips, [0])
-    (die,) = _dice_of(frame, [one], [one], pips, default_profile())
+    die = _read_for_a_check(frame, pips, [0])
     assert die.face == 1
 
 
