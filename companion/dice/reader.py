@@ -8,9 +8,9 @@ The pipeline is classical and cheap enough for a Raspberry Pi 4:
    faces seen in oblique views are squashed and are left out;
 4. anything doubtful is flagged, never silently dropped or guessed: a group that fits no
    pattern, a cocked die, a count other than the one the table asked for;
-5. every die has its pips counted again, as spots of its pips' colour on its face
-   (recount.py): a die flagged for a check takes that count; a die read for sure that
-   shows more pips than it was read by is flagged for a check.
+5. a die's pips are counted again, as spots of its pips' colour on its face (recount.py):
+   a die flagged for a check takes that count; a 1, 2 or 3 read for sure that shows more
+   pips than it was read by is flagged for a check.
 """
 
 from __future__ import annotations
@@ -711,9 +711,10 @@ def _side_on(f: facefit.Face, pips: pipfind.Pips) -> bool:
 def _dice_of(
     frame, tops: list[facefit.Face], kept: list[facefit.Face], pips: pipfind.Pips, profile: Profile
 ) -> list[Die]:
-    """The dice whose top faces are `tops`, each read, cocked or flagged for a check, its
-    pips counted again (`recount`). `kept` are the faces kept (one per place), the sides
-    of dice among them: they too show how the view squashes a die."""
+    """The dice whose top faces are `tops`, each read, cocked or flagged for a check, the
+    flagged ones and the 1s to 3s read for sure with their pips counted again (`recount`).
+    `kept` are the faces kept (one per place), the sides of dice among them: they too show
+    how the view squashes a die."""
     # A flat die looks as squashed as the camera's view makes it (the other dice show how
     # much, else the profile says); a cocked die looks more squashed than that, in its pip
     # pattern and in each pip (a 6 with close columns has a narrow pattern but round pips).

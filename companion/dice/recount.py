@@ -1,8 +1,8 @@
-"""A second look at each die. The pips it was read by tell the colours of its face and of
+"""A second look at a die. The pips it was read by tell the colours of its face and of
 its pips; the pips the frame-wide search lost (a pip beside a glint on the die's rim, a
 small pip on a marbled die, a faint one in the shade) are found again as spots of that pip
 colour on that face. The reader takes that count for a die it flags for a check, and flags
-a die it read for sure that shows more pips than it was read by."""
+a 1, 2 or 3 it read for sure that shows more pips than it was read by."""
 
 from __future__ import annotations
 
