@@ -10,7 +10,8 @@ The pipeline is classical and cheap enough for a Raspberry Pi 4:
    pattern, a cocked die, a count other than the one the table asked for;
 5. a die's pips are counted again, as spots of its pips' colour on its face (recount.py):
    a die flagged for a check takes that count; a 1, 2 or 3 read for sure that shows more
-   pips than it was read by is flagged for a check.
+   pips than it was read by is flagged for a check; pips that made no face, with the spots
+   around them, may make a 5 or 6, flagged for a check.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from companion.dice import faces as facefit
 from companion.dice import pips as pipfind
 from companion.dice.profile import Profile
 from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK, UNCERTAIN, Die, Reading
-from companion.dice.recount import recounted
+from companion.dice.recount import found_again, recounted
 
 ONE_PIP_RADIUS = 0.12  # a lone pip's radius, in die edges (it is often bigger)
 CLEAR_ONE = (3.0, 1.2)  # contrast (times a pip's least) and longest shape of a clear small 1
@@ -536,6 +537,8 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
         replace(d, flags=(UNCERTAIN,)) if d.face and not d.flags and _cut_off(d, frame) else d
         for d in dice
     ]
+    again = found_again(frame, groups, kept, pips, profile, _face_of)
+    dice += [Die(f.face, f.box, _centre(f), 0.0, (UNCERTAIN,)) for f in again]
     for idx in unreadable:
         pts = pips.xy[idx]
         (x1, y1), (x2, y2) = pts.min(axis=0), pts.max(axis=0)
@@ -543,7 +546,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
         centre = (float(pts[:, 0].mean()), float(pts[:, 1].mean()))
         if all(
             not (k.box[0] <= centre[0] <= k.box[2] and k.box[1] <= centre[1] <= k.box[3])
-            for k in kept
+            for k in kept + again
         ):
             dice.append(Die(None, box, centre, 0.0, (UNCERTAIN,)))
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
@@ -744,7 +747,7 @@ def _dice_of(
         conf = _confidence(f, profile)
         if conf < profile.dice.min_confidence:
             continue  # more likely not a die at all; a missed die shows in the count
-        centre = (float(f.centre[0]), float(f.centre[1]))
+        centre = _centre(f)
         if any(f is c for c in cocked):
             dice.append(Die(None, f.box, centre, conf, (COCKED,)))
         elif any(math.dist(f.centre, c.centre) < _size(c) / c.squash**0.5 for c in cocked):
@@ -763,6 +766,10 @@ def _dice_of(
         else:
             dice.append(Die(f.face, f.box, centre, conf))
     return dice
+
+
+def _centre(f: facefit.Face) -> tuple[float, float]:
+    return (float(f.centre[0]), float(f.centre[1]))
 
 
 def _verdict(dice: list[Die], expected: int | None, profile: Profile) -> Reading:

@@ -2,7 +2,9 @@
 its pips; the pips the frame-wide search lost (a pip beside a glint on the die's rim, a
 small pip on a marbled die, a faint one in the shade) are found again as spots of that pip
 colour on that face. The reader takes that count for a die it flags for a check, and flags
-a 1, 2 or 3 it read for sure that shows more pips than it was read by."""
+a 1, 2 or 3 it read for sure that shows more pips than it was read by. Pips that made no
+face at all (two corners and the middle of a 5) are looked at again the same way
+(`found_again`)."""
 
 from __future__ import annotations
 
@@ -32,6 +34,10 @@ REACH = 1.1
 # glint or the shaded rim beside a 1's pip is no second pip).
 SPACING = (1.7, 4.5)
 _SUM = np.ones((1, 3))  # B + G + R, for cv2.transform
+# Least pips of a die found again from pips that made no face: a few spots of one colour fit
+# a 2, 3 or 4 in many places (keys of a keyboard, the studs of a tray's wall, a die's side
+# seen edge-on), which on the photos were 60 of the 64 such faces of 2 to 4 pips.
+FOUND_AGAIN = 5
 
 
 def _spots(frame, centre, half, pip_bgr, contrast, own_xy):
@@ -122,6 +128,54 @@ def recounted(
     if whole is None or not SPACING[0] * r <= whole.spacing <= SPACING[1] * r:
         return None
     return whole
+
+
+def found_again(
+    frame,
+    groups: list[np.ndarray],
+    kept: list[facefit.Face],
+    pips: Pips,
+    profile: Profile,
+    face_of: Callable[[np.ndarray, Pips, Profile], facefit.Face | None],
+) -> list[facefit.Face]:
+    """The faces of 5 or 6 pips that groups of 2 to 5 pips (`facefit.group`), no face of
+    `kept` read by or holding them, make with the spots of their colour around them. Their
+    pips are round: a side face seen edge-on has long ones."""
+    taken = np.zeros(len(pips), bool)
+    for f in kept:
+        taken[f.pips] = True
+    found: list[facefit.Face] = []
+    for idx in groups:
+        if not 2 <= len(idx) <= 5 or taken[idx].any():
+            continue
+        if (pips.elongation[idx] > facefit.ROUND_PIP).any():
+            continue
+        centre = pips.xy[idx].mean(axis=0)
+        if any(_in_box(centre, f.box) for f in kept + found):
+            continue
+        # The nearest two pips of a face lie a pip spacing apart, or the diagonal of one:
+        # the window reaches far enough for either.
+        gap = np.hypot(*(pips.xy[idx][:, None] - pips.xy[idx][None]).transpose(2, 0, 1))
+        seed = facefit.Face(0, idx, centre, float(gap[gap > 0].min()), 0.0, 0.0, 1.0)
+        taken[idx] = True
+        face = recounted(frame, seed, pips, taken, profile, face_of)
+        taken[idx] = False
+        if face is None or face.face < FOUND_AGAIN:
+            continue
+        edge = face.spacing / facefit.PIP_OFFSET
+        # Nor is it the side of a die that was read, a die's edge or less from its top.
+        if any(math.dist(face.centre, f.centre) < edge for f in kept):
+            continue
+        half = edge / 2
+        (x, y) = face.centre
+        face.box = (int(x - half), int(y - half), math.ceil(x + half), math.ceil(y + half))
+        found.append(face)
+        taken[idx] = True
+    return found
+
+
+def _in_box(xy, box) -> bool:
+    return box[0] <= xy[0] <= box[2] and box[1] <= xy[1] <= box[3]
 
 
 def _reached(frame, pips: Pips, own: np.ndarray, added: np.ndarray, profile: Profile):
