@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from itertools import accumulate, pairwise
+from itertools import accumulate, pairwise, permutations
 
 import numpy as np
 
@@ -324,6 +324,38 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
         residual = min(residual, float(err) / area) if area > 0 else residual
         spacing = area
     return residual, spacing, angle, squash, centre
+
+
+# Each pattern of 4 to 6 pips with one pip left out, as complex numbers (in pip spacings,
+# the pattern's middle at 0), and every order of the pips found, for `fit_short`.
+_SHORT = {
+    m: [np.delete(TEMPLATES[m], gone, axis=0) @ np.array([1, 1j]) for gone in range(m)]
+    for m in (4, 5, 6)
+}
+_ORDERS = {n: np.array(list(permutations(range(n)))) for n in (3, 4, 5)}
+
+
+def fit_short(points: np.ndarray) -> tuple[int, float, float, float, np.ndarray] | None:
+    """Fit the pattern of one pip more than len(points) (3 to 5), one pip of it not found
+    (in the shade, merged with a glint). Returns (pips, residual, spacing, angle, centre) of
+    the best fit: turned and scaled, not squashed (too few pips tell a squash)."""
+    n = len(points)
+    if n not in _ORDERS:
+        return None
+    found = (points @ np.array([1, 1j]))[_ORDERS[n]]  # (orders, n)
+    middle = found.mean(axis=1, keepdims=True)
+    best = None
+    for kept in _SHORT[n + 1]:
+        t = kept - kept.mean()
+        # least-squares turn and scale of the pattern onto each order of the pips
+        a = ((found - middle) * t.conj()).sum(axis=1) / (abs(t) ** 2).sum()
+        worst = abs(a[:, None] * t + middle - found).max(axis=1) / abs(a)
+        k = int(worst.argmin())
+        if best is None or worst[k] < best[0]:
+            centre = middle[k, 0] - a[k] * kept.mean()
+            best = (float(worst[k]), float(abs(a[k])), float(np.angle(a[k])), centre)
+    residual, spacing, angle, centre = best
+    return n + 1, residual, spacing, angle, np.array([centre.real, centre.imag])
 
 
 # (template, detected) of each flat index into an n x n cost matrix, looked up, not divided

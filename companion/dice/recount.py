@@ -71,12 +71,14 @@ def recounted(
     taken: np.ndarray,
     profile: Profile,
     face_of: Callable[[np.ndarray, Pips, Profile], facefit.Face | None],
+    short: bool = False,
 ) -> facefit.Face | None:
     """The face that `face` and the spots of its pips' colour around it make, if they fit
     a pattern of more pips (None otherwise). A spot counts as a pip if it has the size and
     roundness of the face's own pips, lies apart from every pip the dice were read by
     (`taken`), inside a ring of the face's colour, and the path to the face's pips is all
-    face. `face_of` fits a face to pips."""
+    face. `face_of` fits a face to pips. With `short`, pips that fit no pattern may fit one
+    of a pip more, one still lost (in the shade, on a glint): for a die read for a check."""
     own = face.pips
     if face.face >= 6:
         return None
@@ -124,7 +126,10 @@ def recounted(
     on_face = added[_reached(frame, more, own, added, profile)]
     if not len(on_face):
         return None
-    whole = face_of(np.concatenate([own, on_face]), more, profile)
+    every = np.concatenate([own, on_face])
+    whole = face_of(every, more, profile)
+    if whole is None and short:
+        whole = _short_of_one(every, more, profile)
     if whole is None or not SPACING[0] * r <= whole.spacing <= SPACING[1] * r:
         return None
     return whole
@@ -158,7 +163,7 @@ def found_again(
         gap = np.hypot(*(pips.xy[idx][:, None] - pips.xy[idx][None]).transpose(2, 0, 1))
         seed = facefit.Face(0, idx, centre, float(gap[gap > 0].min()), 0.0, 0.0, 1.0)
         taken[idx] = True
-        face = recounted(frame, seed, pips, taken, profile, face_of)
+        face = recounted(frame, seed, pips, taken, profile, face_of, short=True)
         taken[idx] = False
         if face is None or face.face < FOUND_AGAIN:
             continue
@@ -176,6 +181,15 @@ def found_again(
 
 def _in_box(xy, box) -> bool:
     return box[0] <= xy[0] <= box[2] and box[1] <= xy[1] <= box[3]
+
+
+def _short_of_one(idx: np.ndarray, pips: Pips, profile: Profile) -> facefit.Face | None:
+    """The face of one pip more than `idx` that they fit, if any."""
+    fitted = facefit.fit_short(pips.xy[idx])
+    if fitted is None or fitted[1] > profile.faces.max_residual:
+        return None
+    face, residual, spacing, angle, centre = fitted
+    return facefit.Face(face, idx, centre, spacing, angle, residual, 1.0)
 
 
 def _reached(frame, pips: Pips, own: np.ndarray, added: np.ndarray, profile: Profile):

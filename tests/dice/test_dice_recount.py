@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from companion.dice import reader, synth
-from companion.dice.faces import Face
+from companion.dice.faces import Face, fit_short
 from companion.dice.pips import Pips
 from companion.dice.reader import _dice_of, _face_of, default_profile, read
 from companion.dice.reading import UNCERTAIN
@@ -226,3 +226,43 @@ def test_pips_of_a_die_read_or_of_its_side_are_not_found_again():
     )
     assert found_again(frame, group, [below], pips, profile, _face_of) == []
     assert [f.face for f in found_again(frame, group, [], pips, profile, _face_of)] == [5]
+
+
+def test_pips_one_short_of_a_pattern_fit_it_with_the_lost_pip_s_place():
+    """Three corners of a 4 fit a 4 whose middle is the four corners' middle; five pips of
+    a 6 fit a 6. Three in a row are no 4 one pip short."""
+    square = np.array([(100.0, 50.0), (120.0, 50.0), (100.0, 70.0)])  # (120, 70) lost
+    face, residual, spacing, _, centre = fit_short(square)
+    assert (face, round(spacing), centre.round().tolist()) == (4, 10, [110, 60])
+    assert residual < 0.01
+    six = np.array([(0.0, 0.0), (0.0, 10.0), (0.0, 20.0), (20.0, 0.0), (20.0, 20.0)])
+    assert fit_short(six)[0] == 6
+    assert fit_short(np.array([(0.0, 0.0), (10.0, 0.0), (20.0, 0.0)]))[1] > 0.34
+
+
+def _lost_corner(frame):
+    """A 4 whose lower right pip is lost in the shade: a dark red, no white spot."""
+    _die(frame, (160, 120), [(-1, -1), (1, -1), (-1, 1)])
+    cv2.circle(frame, (172, 132), PIP_R, (30, 30, 120), -1, cv2.LINE_AA)
+
+
+def test_a_die_for_a_check_one_pip_short_of_a_pattern_is_read_as_that_pattern():
+    """A 4 read as a 1 for a check, one of its pips lost in the shade: its pip and the two
+    found again fit a 4 but for that one, so it is a 4, still for a check."""
+    frame = _frame()
+    _lost_corner(frame)
+    die = _read_for_a_check(frame, _found((148, 108)), [0])
+    assert (die.face, die.flags) == (4, (UNCERTAIN,))
+
+
+def test_a_die_read_for_sure_is_not_flagged_for_spots_one_short_of_a_pattern():
+    """A 1 read for sure stays sure when the spots around it fit a pattern only with a pip
+    more than they have: such spots were more often not its pips."""
+    profile = default_profile()
+    pips = _found((148, 108))
+    one = _face_of(np.array([0]), pips, profile)
+    one.edge_score = 1.0
+    frame = _frame()
+    _lost_corner(frame)
+    (die,) = _dice_of(cv2.GaussianBlur(frame, (3, 3), 0.8), [one], [one], pips, profile)
+    assert (die.face, die.flags) == (1, ())
