@@ -45,6 +45,11 @@ class Face:
     outline: float = 0.0  # how square the die's outline looks, where measured (1s to 3s)
 
 
+def in_box(xy, box: tuple[int, int, int, int]) -> bool:
+    """Does the place `xy` lie in the box (x1, y1, x2, y2), its edges included?"""
+    return box[0] <= xy[0] <= box[2] and box[1] <= xy[1] <= box[3]
+
+
 def middle(values: np.ndarray) -> np.ndarray:
     """Median along the first axis; np.median is slow on the handful of values a face has."""
     n = len(values)

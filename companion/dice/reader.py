@@ -544,10 +544,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
         (x1, y1), (x2, y2) = pts.min(axis=0), pts.max(axis=0)
         box = (int(x1), int(y1), math.ceil(x2), math.ceil(y2))
         centre = (float(pts[:, 0].mean()), float(pts[:, 1].mean()))
-        if all(
-            not (k.box[0] <= centre[0] <= k.box[2] and k.box[1] <= centre[1] <= k.box[3])
-            for k in kept + again
-        ):
+        if not any(facefit.in_box(centre, k.box) for k in kept + again):
             dice.append(Die(None, box, centre, 0.0, (UNCERTAIN,)))
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
     reading = _verdict(dice, expected, profile)

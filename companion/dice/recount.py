@@ -157,7 +157,7 @@ def found_again(
         if (pips.elongation[idx] > facefit.ROUND_PIP).any():
             continue
         centre = pips.xy[idx].mean(axis=0)
-        if any(_in_box(centre, f.box) for f in kept + found):
+        if any(facefit.in_box(centre, f.box) for f in kept + found):
             continue
         # The nearest two pips of a face lie a pip spacing apart, or the diagonal of one:
         # the window reaches far enough for either.
@@ -178,10 +178,6 @@ def found_again(
         found.append(face)
         taken[idx] = True
     return found
-
-
-def _in_box(xy, box) -> bool:
-    return box[0] <= xy[0] <= box[2] and box[1] <= xy[1] <= box[3]
 
 
 def _short_of_one(idx: np.ndarray, pips: Pips, profile: Profile) -> facefit.Face | None:
