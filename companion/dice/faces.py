@@ -347,17 +347,18 @@ def fit_short(points: np.ndarray) -> tuple[int, float, float, float, np.ndarray]
     n = len(points)
     if n not in _ORDERS:
         return None
-    found = (points @ np.array([1, 1j]))[_ORDERS[n]]  # (orders, n)
-    middle = found.mean(axis=1, keepdims=True)
+    seen = points @ np.array([1, 1j])
+    mean = seen.mean()
+    found = seen[_ORDERS[n]]  # (orders, n)
     best = None
     for kept in _SHORT[n + 1]:
         t = kept - kept.mean()
         # least-squares turn and scale of the pattern onto each order of the pips
-        a = ((found - middle) * t.conj()).sum(axis=1) / (abs(t) ** 2).sum()
-        worst = abs(a[:, None] * t + middle - found).max(axis=1) / abs(a)
+        a = ((found - mean) * t.conj()).sum(axis=1) / (abs(t) ** 2).sum()
+        worst = abs(a[:, None] * t + mean - found).max(axis=1) / abs(a)
         k = int(worst.argmin())
         if best is None or worst[k] < best[0]:
-            centre = middle[k, 0] - a[k] * kept.mean()
+            centre = mean - a[k] * kept.mean()
             best = (float(worst[k]), float(abs(a[k])), float(np.angle(a[k])), centre)
     residual, spacing, angle, centre = best
     return n + 1, residual, spacing, angle, np.array([centre.real, centre.imag])
