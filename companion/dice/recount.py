@@ -88,6 +88,10 @@ def recounted(
     r = float(facefit.middle(pips.r[own]))
     contrast = float(np.linalg.norm(pip_bgr - face_bgr))
     reach = REACH * face.spacing / facefit.PIP_OFFSET
+    if face.face == 2:
+        # Two pips read as a 2 may be no corners across a face but neighbours along its edge
+        # (of a 4) or in a column (of a 6): reaching twice as far takes in a whole 6.
+        reach *= 2
     xy, area, wh, own_area = _spots(frame, face.centre, reach, pip_bgr, contrast, pips.xy[own])
     if not own_area.all():
         return None  # its own pips are not spots of their colour: the colour tells nothing

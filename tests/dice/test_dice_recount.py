@@ -266,3 +266,13 @@ def test_a_die_read_for_sure_is_not_flagged_for_spots_one_short_of_a_pattern():
     _lost_corner(frame)
     (die,) = _dice_of(cv2.GaussianBlur(frame, (3, 3), 0.8), [one], [one], pips, profile)
     assert (die.face, die.flags) == (1, ())
+
+
+def test_a_six_read_as_a_two_from_two_pips_of_a_column_is_counted_again_as_a_six():
+    """Two neighbouring pips of a 6's column fit a 2 of a die half the 6's size: the 6's
+    other pips lie beyond that die's edge. A 2's pips may be neighbours, not corners across
+    the face, so its whole die is counted again: a 6, for a check."""
+    frame = _frame()
+    _die(frame, (160, 120), [(dx, dy) for dx in (-1, 1) for dy in (-1, 0, 1)])
+    die = _read_for_a_check(frame, _found((148, 108), (148, 120)), [0, 1])
+    assert (die.face, die.flags) == (6, (UNCERTAIN,))
