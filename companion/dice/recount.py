@@ -134,7 +134,7 @@ def recounted(
     every = np.concatenate([own, on_face])
     whole = face_of(every, more, profile)
     if whole is None and short:
-        whole = _short_of_one(every, more, profile)
+        whole = _short_of_one(every, more, profile, r)
     if whole is None or not SPACING[0] * r <= whole.spacing <= SPACING[1] * r:
         return None
     return whole
@@ -184,12 +184,20 @@ def found_again(
     return found
 
 
-def _short_of_one(idx: np.ndarray, pips: Pips, profile: Profile) -> facefit.Face | None:
-    """The face of one pip more than `idx` that they fit, if any."""
+def _short_of_one(idx: np.ndarray, pips: Pips, profile: Profile, r: float) -> facefit.Face | None:
+    """The face of one pip more than `idx` that they fit, if any. Three pips at the corners
+    of a right angle fit three corners of a 4; but where that 4's pips would lie closer than
+    pips of radius `r` can, they are two corners and the middle of a 5, whose pips lie
+    sqrt(2) times as far apart."""
     fitted = facefit.fit_short(pips.xy[idx])
     if fitted is None or fitted[1] > profile.faces.max_residual:
         return None
     face, residual, spacing, angle, centre = fitted
+    if face == 4 and spacing < SPACING[0] * r:
+        points = pips.xy[idx]
+        gaps = np.hypot(*(points[:, None] - points[None]).transpose(2, 0, 1)).sum(axis=1)
+        face, centre = 5, points[int(gaps.argmin())]  # the middle: nearest the other two
+        spacing, angle = spacing * math.sqrt(2), angle + math.pi / 4
     return facefit.Face(face, idx, centre, spacing, angle, residual, 1.0)
 
 

@@ -276,3 +276,18 @@ def test_a_six_read_as_a_two_from_two_pips_of_a_column_is_counted_again_as_a_six
     _die(frame, (160, 120), [(dx, dy) for dx in (-1, 1) for dy in (-1, 0, 1)])
     die = _read_for_a_check(frame, _found((148, 108), (148, 120)), [0, 1])
     assert (die.face, die.flags) == (6, (UNCERTAIN,))
+
+
+def test_three_pips_too_close_for_corners_of_a_four_are_corners_and_middle_of_a_five():
+    """A 5 with big pips read as a 1 for a check, its lower corners lost (unseen): its
+    pip and the two found again lie at a right angle, as three corners of a 4 would, but too
+    close together for a 4 of pips this size. They are two corners and the middle of a 5."""
+    frame = _frame()
+    x, y, big = 160, 120, 6
+    cv2.rectangle(frame, (x - EDGE // 2, y - EDGE // 2), (x + EDGE // 2, y + EDGE // 2), RED, -1)
+    for dx, dy in [(-1, -1), (1, -1), (0, 0)]:
+        cv2.circle(frame, (x + dx * SPACING, y + dy * SPACING), big, WHITE, -1, cv2.LINE_AA)
+    pips = _found((x - SPACING, y - SPACING))
+    pips.r[0] = big
+    die = _read_for_a_check(frame, pips, [0])
+    assert (die.face, die.flags) == (5, (UNCERTAIN,))
