@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from itertools import accumulate, pairwise, permutations
+from itertools import accumulate, combinations, pairwise, permutations
 
 import numpy as np
 
@@ -331,37 +331,45 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     return residual, spacing, angle, squash, centre
 
 
-# Each pattern of 4 to 6 pips with one pip left out, as complex numbers (in pip spacings,
-# the pattern's middle at 0), and every order of the pips found, for `fit_short`.
+# Each pattern of 4 to 6 pips with one pip left out, and a 6 with two, as complex numbers
+# (in pip spacings, the pattern's middle at 0), by (pattern, pips left out); and every order
+# of the pips found, for `fit_short`.
 _SHORT = {
-    m: [np.delete(TEMPLATES[m], gone, axis=0) @ np.array([1, 1j]) for gone in range(m)]
-    for m in (4, 5, 6)
+    (m, k): [
+        np.delete(TEMPLATES[m], list(gone), axis=0) @ np.array([1, 1j])
+        for gone in combinations(range(m), k)
+    ]
+    for m, k in ((4, 1), (5, 1), (6, 1), (6, 2))
 }
 _ORDERS = {n: np.array(list(permutations(range(n)))) for n in (3, 4, 5)}
 
 
-def fit_short(points: np.ndarray) -> tuple[int, float, float, float, np.ndarray] | None:
-    """Fit the pattern of one pip more than len(points) (3 to 5), one pip of it not found
-    (in the shade, merged with a glint). Returns (pips, residual, spacing, angle, centre) of
-    the best fit: turned and scaled, not squashed (too few pips tell a squash)."""
+def fit_short(
+    points: np.ndarray, lost: int = 1
+) -> tuple[int, float, float, float, np.ndarray] | None:
+    """Fit the pattern of `lost` pips more than len(points) (3 to 5), those pips of it not
+    found (in the shade, merged with a glint): one, or two of a 6. Returns (pips, residual,
+    spacing, angle, centre) of the best fit: turned and scaled, not squashed (too few pips
+    tell a squash)."""
     n = len(points)
-    if n not in _ORDERS:
+    if n not in _ORDERS or (n + lost, lost) not in _SHORT:
         return None
     seen = points @ np.array([1, 1j])
     mean = seen.mean()
     found = seen[_ORDERS[n]]  # (orders, n)
     best = None
-    for kept in _SHORT[n + 1]:
+    for kept in _SHORT[n + lost, lost]:
         t = kept - kept.mean()
         # least-squares turn and scale of the pattern onto each order of the pips
         a = ((found - mean) * t.conj()).sum(axis=1) / (abs(t) ** 2).sum()
-        worst = abs(a[:, None] * t + mean - found).max(axis=1) / abs(a)
+        # (an order whose best scale is nought, the pips no turn of the pattern, fits worst)
+        worst = abs(a[:, None] * t + mean - found).max(axis=1) / np.maximum(abs(a), 1e-9)
         k = int(worst.argmin())
         if best is None or worst[k] < best[0]:
             centre = mean - a[k] * kept.mean()
             best = (float(worst[k]), float(abs(a[k])), float(np.angle(a[k])), centre)
     residual, spacing, angle, centre = best
-    return n + 1, residual, spacing, angle, np.array([centre.real, centre.imag])
+    return n + lost, residual, spacing, angle, np.array([centre.real, centre.imag])
 
 
 # (template, detected) of each flat index into an n x n cost matrix, looked up, not divided

@@ -34,6 +34,10 @@ REACH = 1.1
 # glint or the shaded rim beside a 1's pip is no second pip).
 SPACING = (1.7, 4.5)
 _SUM = np.ones((1, 3))  # B + G + R, for cv2.transform
+# Most pip spacing, in pip radii, of four pips read as a 6 with two pips lost: a 6's pips
+# are big for their spacing (on the photos, such 6s measured 2.3 to 3.5), and a 3 with a
+# pip of the die beside it fits a 6 two short too, spread wider (4.1 on a synthetic tray).
+TWO_LOST_SPACING = 3.5
 # Least pips of a die found again from pips that made no face: a few spots of one colour fit
 # a 2, 3 or 4 in many places (keys of a keyboard, the studs of a tray's wall, a die's side
 # seen edge-on). On the photos, 60 of the 65 faces of 2 to 4 pips found that way were no
@@ -79,7 +83,8 @@ def recounted(
     roundness of the face's own pips, lies apart from every pip the dice were read by
     (`taken`), inside a ring of the face's colour, and the path to the face's pips is all
     face. `face_of` fits a face to pips. With `short`, pips that fit no pattern may fit one
-    of a pip more, one still lost (in the shade, on a glint): for a die read for a check."""
+    of a pip more, one still lost (in the shade, on a glint), or a 6 of two more: for a die
+    read for a check."""
     own = face.pips
     if face.face >= 6:
         return None
@@ -185,12 +190,17 @@ def found_again(
 
 
 def _short_of_one(idx: np.ndarray, pips: Pips, profile: Profile, r: float) -> facefit.Face | None:
-    """The face of one pip more than `idx` that they fit, if any. Three pips at the corners
-    of a right angle fit three corners of a 4; but where that 4's pips would lie closer than
-    pips of radius `r` can, they are two corners and the middle of a 5, whose pips lie
-    sqrt(2) times as far apart."""
+    """The face of one pip more than `idx` that they fit, if any; or, for four pips, a 6
+    two short (`TWO_LOST_SPACING`). Three pips at the corners of a right angle fit three
+    corners of a 4; but where that 4's pips would lie closer than pips of radius `r` can,
+    they are two corners and the middle of a 5, whose pips lie sqrt(2) times as far apart."""
+    most = profile.faces.max_residual
     fitted = facefit.fit_short(pips.xy[idx])
-    if fitted is None or fitted[1] > profile.faces.max_residual:
+    if (fitted is None or fitted[1] > most) and len(idx) == 4:
+        two = facefit.fit_short(pips.xy[idx], lost=2)
+        if two is not None and two[1] <= most and two[2] <= TWO_LOST_SPACING * r:
+            fitted = two
+    if fitted is None or fitted[1] > most:
         return None
     face, residual, spacing, angle, centre = fitted
     if face == 4 and spacing < SPACING[0] * r:

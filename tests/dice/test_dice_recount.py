@@ -291,3 +291,26 @@ def test_three_pips_too_close_for_corners_of_a_four_are_corners_and_middle_of_a_
     pips.r[0] = big
     die = _read_for_a_check(frame, pips, [0])
     assert (die.face, die.flags) == (5, (UNCERTAIN,))
+
+
+def _six_two_lost(frame, pip_r):
+    """A 6 whose pips have radius `pip_r`, its left corners lost in the shade (dark red)."""
+    x, y = 160, 120
+    cv2.rectangle(frame, (x - EDGE // 2, y - EDGE // 2), (x + EDGE // 2, y + EDGE // 2), RED, -1)
+    for dx, dy in [(-1, -1), (-1, 0), (1, -1), (1, 1), (-1, 1), (1, 0)]:
+        lost = (dx, dy) in [(-1, -1), (-1, 1)]
+        colour = (30, 30, 120) if lost else WHITE
+        cv2.circle(frame, (x + dx * SPACING, y + dy * SPACING), pip_r, colour, -1, cv2.LINE_AA)
+
+
+@pytest.mark.parametrize(("pip_r", "read_as"), [(PIP_R, 6), (3, 1)])
+def test_four_pips_are_a_six_two_short_only_where_they_are_big_for_their_spacing(pip_r, read_as):
+    """A 6 read as a 1 for a check, two corners lost in the shade: its pip and the three
+    found again fit a 6 but for two, so it is a 6, for a check. Pips that small for their
+    spacing are spread too wide for a 6's (a 3 and a pip of the die beside it): still a 1."""
+    frame = _frame()
+    _six_two_lost(frame, pip_r)
+    pips = _found((148, 120))
+    pips.r[0] = pip_r
+    die = _read_for_a_check(frame, pips, [0])
+    assert (die.face, die.flags) == (read_as, (UNCERTAIN,))
