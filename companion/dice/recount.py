@@ -33,11 +33,11 @@ REACH = 1.1
 # Least and most pip spacing of a whole face, in pip radii: a die's pips never touch (a
 # glint or the shaded rim beside a 1's pip is no second pip).
 SPACING = (1.7, 4.5)
-_SUM = np.ones((1, 3))  # B + G + R, for cv2.transform
 # Most pip spacing, in pip radii, of four pips read as a 6 with two pips lost: a 6's pips
 # are big for their spacing (on the photos, such 6s measured 2.3 to 3.5), and a 3 with a
 # pip of the die beside it fits a 6 two short too, spread wider (4.1 on a synthetic tray).
 TWO_LOST_SPACING = 3.5
+_SUM = np.ones((1, 3))  # B + G + R, for cv2.transform
 # Least pips of a die found again from pips that made no face: a few spots of one colour fit
 # a 2, 3 or 4 in many places (keys of a keyboard, the studs of a tray's wall, a die's side
 # seen edge-on). On the photos, 60 of the 65 faces of 2 to 4 pips found that way were no
@@ -139,7 +139,7 @@ def recounted(
     every = np.concatenate([own, on_face])
     whole = face_of(every, more, profile)
     if whole is None and short:
-        whole = _short_of_one(every, more, profile, r)
+        whole = _short_face(every, more, profile, r)
     if whole is None or not SPACING[0] * r <= whole.spacing <= SPACING[1] * r:
         return None
     return whole
@@ -189,9 +189,9 @@ def found_again(
     return found
 
 
-def _short_of_one(idx: np.ndarray, pips: Pips, profile: Profile, r: float) -> facefit.Face | None:
+def _short_face(idx: np.ndarray, pips: Pips, profile: Profile, r: float) -> facefit.Face | None:
     """The face of one pip more than `idx` that they fit, if any; or, for four pips, a 6
-    two short (`TWO_LOST_SPACING`). Three pips at the corners of a right angle fit three
+    of two more (`TWO_LOST_SPACING`). Three pips at the corners of a right angle fit three
     corners of a 4; but where that 4's pips would lie closer than pips of radius `r` can,
     they are two corners and the middle of a 5, whose pips lie sqrt(2) times as far apart."""
     most = profile.faces.max_residual
