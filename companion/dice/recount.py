@@ -85,25 +85,18 @@ def recounted(
     face. `face_of` fits a face to pips. With `short`, pips that fit no pattern may fit one
     of a pip more, one still lost (in the shade, on a glint), or a 6 of two more: for a die
     read for a check."""
+    own = face.pips
     if face.face >= 6:
         return None
-    reach = REACH * face.spacing / facefit.PIP_OFFSET
-    whole = _counted(frame, face, pips, taken, profile, face_of, short, reach)
-    if whole is None and face.face == 2:
-        # Two pips read as a 2 may be no corners across a face but neighbours along its edge
-        # (of a 4) or in a column (of a 6): reaching twice as far takes in a whole 6. Only
-        # where the 2's own reach found nothing: it may also take in a side's pips.
-        whole = _counted(frame, face, pips, taken, profile, face_of, short, 2 * reach)
-    return whole
-
-
-def _counted(frame, face, pips, taken, profile, face_of, short, reach) -> facefit.Face | None:
-    """`recounted` with the spots within `reach` px of the face's middle."""
-    own = face.pips
     pip_bgr = facefit.middle(pips.pip_bgr[own])
     face_bgr = facefit.middle(pips.face_bgr[own])
     r = float(facefit.middle(pips.r[own]))
     contrast = float(np.linalg.norm(pip_bgr - face_bgr))
+    reach = REACH * face.spacing / facefit.PIP_OFFSET
+    if face.face == 2:
+        # Two pips read as a 2 may be no corners across a face but neighbours along its edge
+        # (of a 4) or in a column (of a 6): reaching twice as far takes in a whole 6.
+        reach *= 2
     xy, area, wh, own_area = _spots(frame, face.centre, reach, pip_bgr, contrast, pips.xy[own])
     if not own_area.all():
         return None  # its own pips are not spots of their colour: the colour tells nothing
