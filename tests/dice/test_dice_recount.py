@@ -22,13 +22,13 @@ RED, WHITE, FELT = (40, 40, 200), (240, 240, 240), (60, 110, 45)
 EDGE, SPACING, PIP_R = 44, 12, 4  # a die's edge, its pip spacing, a pip's radius (px)
 
 
-def _die(frame, centre, pips, body=RED, pip=WHITE):
+def _die(frame, centre, pips, body=RED, pip=WHITE, pip_r=PIP_R):
     """Draw a flat die square to the frame, its pips at `pips` (offsets in spacings)."""
     x, y = centre
     half = EDGE // 2
     cv2.rectangle(frame, (x - half, y - half), (x + half, y + half), body, -1)
     for dx, dy in pips:
-        cv2.circle(frame, (x + dx * SPACING, y + dy * SPACING), PIP_R, pip, -1, cv2.LINE_AA)
+        cv2.circle(frame, (x + dx * SPACING, y + dy * SPACING), pip_r, pip, -1, cv2.LINE_AA)
 
 
 def _found(*xy, body=RED, pip=WHITE) -> Pips:
@@ -283,24 +283,18 @@ def test_three_pips_too_close_for_corners_of_a_four_are_corners_and_middle_of_a_
     pip and the two found again lie at a right angle, as three corners of a 4 would, but too
     close together for a 4 of pips this size. They are two corners and the middle of a 5."""
     frame = _frame()
-    x, y, big = 160, 120, 6
-    cv2.rectangle(frame, (x - EDGE // 2, y - EDGE // 2), (x + EDGE // 2, y + EDGE // 2), RED, -1)
-    for dx, dy in [(-1, -1), (1, -1), (0, 0)]:
-        cv2.circle(frame, (x + dx * SPACING, y + dy * SPACING), big, WHITE, -1, cv2.LINE_AA)
-    pips = _found((x - SPACING, y - SPACING))
-    pips.r[0] = big
+    _die(frame, (160, 120), [(-1, -1), (1, -1), (0, 0)], pip_r=6)
+    pips = _found((148, 108))
+    pips.r[0] = 6
     die = _read_for_a_check(frame, pips, [0])
     assert (die.face, die.flags) == (5, (UNCERTAIN,))
 
 
 def _six_two_lost(frame, pip_r):
     """A 6 whose pips have radius `pip_r`, its left corners lost in the shade (dark red)."""
-    x, y = 160, 120
-    cv2.rectangle(frame, (x - EDGE // 2, y - EDGE // 2), (x + EDGE // 2, y + EDGE // 2), RED, -1)
-    for dx, dy in [(-1, -1), (-1, 0), (1, -1), (1, 1), (-1, 1), (1, 0)]:
-        lost = (dx, dy) in [(-1, -1), (-1, 1)]
-        colour = (30, 30, 120) if lost else WHITE
-        cv2.circle(frame, (x + dx * SPACING, y + dy * SPACING), pip_r, colour, -1, cv2.LINE_AA)
+    _die(frame, (160, 120), [(-1, 0), (1, -1), (1, 0), (1, 1)], pip_r=pip_r)
+    for dy in (-1, 1):
+        cv2.circle(frame, (148, 120 + dy * SPACING), pip_r, (30, 30, 120), -1, cv2.LINE_AA)
 
 
 @pytest.mark.parametrize(("pip_r", "read_as"), [(PIP_R, 6), (3, 1)])
