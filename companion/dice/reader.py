@@ -759,8 +759,9 @@ def _dice_of(
         ):
             # More spots of its pips' colour on its face than it was read by: for a check. Its
             # value stays as read, which was right more often than the count again. Spots
-            # that fit a pattern only one pip short do not count here: on the webcam photos
-            # they flagged 4 dice read right for sure, and caught none read wrong.
+            # that fit a pattern only with pips still lost do not count here: on the webcam
+            # photos those one pip short flagged 4 dice read right for sure, and caught none
+            # read wrong.
             dice.append(Die(f.face, f.box, centre, conf, (UNCERTAIN,)))
         else:
             dice.append(Die(f.face, f.box, centre, conf))

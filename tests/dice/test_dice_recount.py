@@ -19,6 +19,7 @@ from companion.dice.reading import UNCERTAIN
 from companion.dice.recount import found_again
 
 RED, WHITE, FELT = (40, 40, 200), (240, 240, 240), (60, 110, 45)
+SHADED = (30, 30, 120)  # a white pip lost in the shade of a red face: dark red, no white
 EDGE, SPACING, PIP_R = 44, 12, 4  # a die's edge, its pip spacing, a pip's radius (px)
 
 
@@ -243,7 +244,7 @@ def test_pips_one_short_of_a_pattern_fit_it_with_the_lost_pip_s_place():
 def _lost_corner(frame):
     """A 4 whose lower right pip is lost in the shade: a dark red, no white spot."""
     _die(frame, (160, 120), [(-1, -1), (1, -1), (-1, 1)])
-    cv2.circle(frame, (172, 132), PIP_R, (30, 30, 120), -1, cv2.LINE_AA)
+    cv2.circle(frame, (172, 132), PIP_R, SHADED, -1, cv2.LINE_AA)
 
 
 def test_a_die_for_a_check_one_pip_short_of_a_pattern_is_read_as_that_pattern():
@@ -294,7 +295,7 @@ def _six_two_lost(frame, pip_r):
     """A 6 whose pips have radius `pip_r`, its left corners lost in the shade (dark red)."""
     _die(frame, (160, 120), [(-1, 0), (1, -1), (1, 0), (1, 1)], pip_r=pip_r)
     for dy in (-1, 1):
-        cv2.circle(frame, (148, 120 + dy * SPACING), pip_r, (30, 30, 120), -1, cv2.LINE_AA)
+        cv2.circle(frame, (148, 120 + dy * SPACING), pip_r, SHADED, -1, cv2.LINE_AA)
 
 
 @pytest.mark.parametrize(("pip_r", "read_as"), [(PIP_R, 6), (3, 1)])
