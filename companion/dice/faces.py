@@ -42,6 +42,8 @@ class Face:
     # Read leaving out pips of its group, with a doubtful one, a 2 of unlike pips, or a 1
     # with a lone pip like its own on the same die.
     doubtful: bool = False
+    # For a doubtful 1: the lone pip like its own on its die, the other pip of a 2 maybe.
+    twin: int | None = None
     outline: float = 0.0  # how square the die's outline looks, where measured (1s to 3s)
 
 

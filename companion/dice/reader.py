@@ -26,7 +26,7 @@ from companion.dice import faces as facefit
 from companion.dice import pips as pipfind
 from companion.dice.profile import Profile
 from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK, UNCERTAIN, Die, Reading
-from companion.dice.recount import found_again, recounted
+from companion.dice.recount import SPACING, found_again, recounted
 
 ONE_PIP_RADIUS = 0.12  # a lone pip's radius, in die edges (it is often bigger)
 CLEAR_ONE = (3.0, 1.2)  # contrast (times a pip's least) and longest shape of a clear small 1
@@ -608,8 +608,14 @@ def _one_per_place(
         for k in over:
             if id(k) in on_side:
                 continue
-            if f.face == 1 and k.face == 1:
-                k.doubtful |= bool(_like(k.pips, pips, profile, (math.inf, 1.6))[f.pips[0]])
+            if (
+                f.face == 1
+                and k.face == 1
+                and _like(k.pips, pips, profile, (math.inf, 1.6))[f.pips[0]]
+            ):
+                k.doubtful = True
+                if k.twin is None:
+                    k.twin = int(f.pips[0])
             if k.doubtful:
                 continue
             own = set(k.pips.tolist())  # a few pips: quicker than np.setdiff1d
@@ -751,6 +757,8 @@ def _dice_of(
             continue  # the side a cocked die shows, not another die
         elif conf < profile.dice.confidence_threshold or _side_on(f, pips):
             again = recounted(frame, f, pips, taken, profile, _face_of, short=True)
+            if again is None and f.twin is not None:
+                again = _two_of(frame, f, pips, taken, profile)
             face = f.face if again is None else again.face
             dice.append(Die(face, f.box, centre, conf, (UNCERTAIN,)))
         elif (
@@ -766,6 +774,26 @@ def _dice_of(
         else:
             dice.append(Die(f.face, f.box, centre, conf))
     return dice
+
+
+def _two_of(
+    frame, one: facefit.Face, pips: pipfind.Pips, taken: np.ndarray, profile: Profile
+) -> facefit.Face | None:
+    """The 2 (or more, counted again) that a doubtful 1 and its twin make, the twin then
+    marked `taken`: two pips alike that did not link, a swirl of a marbled die or a glint
+    between them. Not a 1's pip and a glint beside it: that lies closer than a 2's pips can
+    (two corners, pip spacings at least `SPACING[0]` pip radii), or is of another size."""
+    both = np.array([one.pips[0], one.twin])
+    r = pips.r[both]
+    if r.max() > profile.faces.radius_ratio * r.min():
+        return None
+    if math.dist(*pips.xy[both]) < 2 * math.sqrt(2) * SPACING[0] * r.max():
+        return None
+    two = _face_of(both, pips, profile)
+    if two is None:
+        return None
+    taken[one.twin] = True  # the 2's pip now: no spot to count again
+    return recounted(frame, two, pips, taken, profile, _face_of, short=True) or two
 
 
 def _centre(f: facefit.Face) -> tuple[float, float]:

@@ -576,6 +576,21 @@ def test_marbled_dice_are_read(style):
         assert read(frame, expected=6).values == [1, 2, 3, 4, 5, 6]
 
 
+def test_a_two_whose_pips_a_pale_swirl_parts_is_read_as_a_two_for_a_check():
+    """A 2 on a teal die with a pale swirl across it, between its two yellow pips: they do
+    not link, and each looks like a 1. A die shows only one 1, so the two are read as a 2,
+    for a check."""
+    teal, yellow, pale = (110, 120, 40), (40, 200, 220), (200, 210, 190)
+    frame = np.full((240, 320, 3), 200, np.uint8)
+    x, y = 160, 120
+    cv2.rectangle(frame, (x - 22, y - 22), (x + 22, y + 22), teal, -1)
+    cv2.line(frame, (x - 18, y + 18), (x + 18, y - 18), pale, 5, cv2.LINE_AA)
+    for corner in (-12, 12):
+        cv2.circle(frame, (x + corner, y + corner), 6, yellow, -1, cv2.LINE_AA)
+    reading = read(cv2.GaussianBlur(frame, (3, 3), 0.8), expected=1)
+    assert [(d.face, d.flagged) for d in reading.dice] == [(2, True)]
+
+
 def test_marble_swirls_a_face_with_lighter_shades_of_its_own_colour():
     die = _die(1, 320, 240, "blue", size=80, marble=2.0)
     frame = synth.render(_tray([die], noise=0.0, blur=0.0), np.random.default_rng(0))
@@ -1183,12 +1198,14 @@ def test_a_flat_three_whose_glinted_pips_look_long_is_not_taken_for_cocked(seed)
 
 
 @pytest.mark.parametrize(
-    ("other_pip", "sure"), [((230.0, 240.0, 230.0), False), ((30.0, 30.0, 30.0), True)]
+    ("other_pip", "read_as"),
+    [((230.0, 240.0, 230.0), (2, False)), ((30.0, 30.0, 30.0), (1, True))],
 )
-def test_a_one_with_a_pip_like_its_own_on_the_same_die_is_read_for_a_check(other_pip, sure):
+def test_a_one_with_a_pip_like_its_own_on_the_same_die_is_read_for_a_check(other_pip, read_as):
     """A glare streak between a 2's pips keeps them from linking: each is a lone pip, read
     as a 1, and one 1 is kept where they overlap. A die shows one 1: a lone pip like the
-    kept one's, on its die, makes it doubtful. A dark spot on a white-pipped die does not."""
+    kept one's, on its die, makes it doubtful, and the two a 2 for a check. A dark spot on a
+    white-pipped die does not: a 1 for sure."""
     from companion.dice.pips import Pips
     from companion.dice.reader import _dice_of, _face_of, _one_per_place, default_profile
 
@@ -1209,7 +1226,7 @@ def test_a_one_with_a_pip_like_its_own_on_the_same_die_is_read_for_a_check(other
     kept = _one_per_place(ones, set(), pips, profile, (320.0, 240.0), slanted=False)
     assert len(kept) == 1 and kept[0] is ones[0]
     dice = _dice_of(_face_only(pips), kept, kept, pips, profile)
-    assert [(d.face, not d.flags) for d in dice] == [(1, sure)]
+    assert [(d.face, not d.flags) for d in dice] == [read_as]
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -147,6 +147,31 @@ def test_a_die_read_for_sure_that_shows_more_pips_is_flagged_as_read():
         assert (die.face, die.flags) == (1, flags)
 
 
+@pytest.mark.parametrize(
+    ("gap", "twin_r", "read_as"),
+    [(34, 6, 2), (15, 6, 1), (34, 9, 1)],
+    ids=["a-two-s-corners", "a-glint-beside-the-pip", "a-bigger-spot"],
+)
+def test_a_one_with_a_lone_pip_like_its_own_is_a_two_only_where_a_two_s_pips_could_be(
+    gap, twin_r, read_as
+):
+    """A 1 for a check beside a lone spot like its pip, which did not link to it (a swirl
+    between them): the two are a 2 where they lie as far apart as a 2's corners and are of
+    a size. A glint beside a 1's pip lies nearer; a spot much bigger is no pip of its die."""
+    frame = _frame()
+    x, y = 160 - gap // 2, 120 - gap // 2
+    cv2.rectangle(frame, (x - 10, y - 10), (x + gap + 10, y + gap + 10), RED, -1)
+    cv2.line(frame, (x - 6, y + gap + 6), (x + gap + 6, y - 6), (200, 210, 230), 5)  # a swirl
+    cv2.circle(frame, (x, y), 6, WHITE, -1, cv2.LINE_AA)
+    cv2.circle(frame, (x + gap, y + gap), twin_r, WHITE, -1, cv2.LINE_AA)
+    pips = _found((x, y), (x + gap, y + gap))
+    pips.r[:] = (6.0, float(twin_r))
+    one = _checked(pips, [0])
+    one.doubtful, one.twin = True, 1
+    (die,) = _dice_of(cv2.GaussianBlur(frame, (3, 3), 0.8), [one], [one], pips, default_profile())
+    assert (die.face, die.flags) == (read_as, (UNCERTAIN,))
+
+
 @pytest.mark.parametrize("seed", [2, 12, 16, 19])
 def test_a_six_whose_glints_hide_pips_is_read_a_six_for_a_check(seed):
     """Glare on a teal 6's gold pips, touching another 6, hides two of its pips from the
