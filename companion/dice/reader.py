@@ -30,6 +30,7 @@ from companion.dice.recount import SPACING, found_again, recounted
 
 ONE_PIP_RADIUS = 0.12  # a lone pip's radius, in die edges (it is often bigger)
 CLEAR_ONE = (3.0, 1.2)  # contrast (times a pip's least) and longest shape of a clear small 1
+PAINTED_HUE = 20.0  # how much more colourful (B, G, R spread) a small 1's pip is than its face
 ROUND_OR_GLARED = (1.55, 2.0)  # longest, biggest (times its face's) a pip with glare looks
 ONE_SQUARE = 0.85  # a 1's die outline, seen from above, is at least this square (short/long)
 TWO_ALIKE = 1.2  # most a 2's pips differ in size or elongation for it to be read for sure
@@ -77,25 +78,36 @@ def _apart(a: facefit.Face, b: facefit.Face) -> bool:
 def _face_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
     n = len(idx)
     if n == 1:
-        r = float(pips.r[idx[0]])
+        i = idx[0]
+        r = float(pips.r[i])
+        doubtful = False
         if r < profile.dice.one_pip_min_radius:
             # A die's single pip is its biggest: a smaller lone spot is a speck, unless it
-            # stands out clearly and is round (the 1 of a small die far from the camera).
+            # is round and stands out clearly (the 1 of a small die far from the camera),
+            # or is round and of a hue of its own: a painted pip (red on a black die), faint
+            # and blurred small, where a grey speck, print or glint has none. That one is a
+            # 1 for a check.
             contrast, longest = CLEAR_ONE
-            if not (
+            clear = (
                 r >= profile.dice.clear_one_pip_min_radius
-                and pips.contrast[idx[0]] >= contrast * profile.pips.min_ring_contrast
-                and pips.elongation[idx[0]] <= longest
-            ):
+                and pips.contrast[i] >= contrast * profile.pips.min_ring_contrast
+            )
+            doubtful = (
+                not clear
+                and r >= profile.pips.min_radius
+                and np.ptp(pips.pip_bgr[i]) - np.ptp(pips.face_bgr[i]) >= PAINTED_HUE
+            )
+            if pips.elongation[i] > longest or not (clear or doubtful):
                 return None
         return facefit.Face(
             face=1,
             pips=idx,
-            centre=pips.xy[idx[0]].astype(float),
+            centre=pips.xy[i].astype(float),
             spacing=r / ONE_PIP_RADIUS * facefit.PIP_OFFSET,
             angle=0.0,
             residual=0.0,
-            squash=1.0 / float(pips.elongation[idx[0]]),
+            squash=1.0 / float(pips.elongation[i]),
+            doubtful=doubtful,
         )
     result = facefit.fit(pips.xy[idx])
     if result is None:

@@ -879,32 +879,44 @@ def test_the_ones_of_small_dice_far_from_the_camera_are_read(seed):
     assert reading.values == [1] * 8
 
 
+BLACK_ON_IVORY = ((30.0, 30.0, 30.0), (200.0, 220.0, 230.0))
+RED_ON_BLACK = ((60.0, 55.0, 140.0), (40.0, 42.0, 50.0))
+
+
 @pytest.mark.parametrize(
-    ("radius", "contrast", "elongation", "one"),
+    ("radius", "contrast", "elongation", "colours", "read_as"),
     [
-        (1.8, 200.0, 1.1, True),
-        (1.8, 100.0, 1.1, False),
-        (1.8, 200.0, 1.4, False),
-        (1.5, 200.0, 1.1, False),
+        (1.8, 200.0, 1.1, BLACK_ON_IVORY, "sure"),
+        (1.8, 100.0, 1.1, BLACK_ON_IVORY, None),
+        (1.8, 200.0, 1.4, BLACK_ON_IVORY, None),
+        (1.5, 200.0, 1.1, BLACK_ON_IVORY, None),
+        (1.6, 90.0, 1.1, RED_ON_BLACK, "check"),
+        (1.6, 90.0, 1.4, RED_ON_BLACK, None),
+        (1.3, 90.0, 1.1, RED_ON_BLACK, None),
     ],
 )
-def test_a_small_lone_spot_is_a_one_only_when_clear_and_round(radius, contrast, elongation, one):
+def test_a_small_lone_spot_is_a_one_only_when_clear_or_painted_and_round(
+    radius, contrast, elongation, colours, read_as
+):
     """A lone spot smaller than a die's single pip usually is: a speck of texture, unless it
-    stands out clearly from its face and is round."""
+    stands out clearly from its face and is round. A faint one of a hue of its own (a red
+    pip on a black die, blurred small) is a painted pip: round, a 1 for a check."""
     from companion.dice.pips import Pips
     from companion.dice.reader import _face_of, default_profile
 
+    pip, face = colours
     pips = Pips(
         xy=np.array([[100.0, 100.0]]),
         r=np.array([radius]),
-        polarity=-np.ones(1),
+        polarity=np.ones(1) if sum(pip) > sum(face) else -np.ones(1),
         contrast=np.array([contrast]),
         elongation=np.array([elongation]),
-        face_bgr=np.array([[200.0, 220.0, 230.0]]),
-        pip_bgr=np.array([[30.0, 30.0, 30.0]]),
+        face_bgr=np.array([face]),
+        pip_bgr=np.array([pip]),
         weak=np.zeros(1, bool),
     )
-    assert (_face_of(np.arange(1), pips, default_profile()) is not None) == one
+    one = _face_of(np.arange(1), pips, default_profile())
+    assert (None if one is None else "check" if one.doubtful else "sure") == read_as
 
 
 IVORY_TOP, IVORY_SIDE = (200.0, 226.0, 236.0), (160.0, 182.0, 190.0)
