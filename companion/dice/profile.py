@@ -28,6 +28,7 @@ class PipParams:
     kernel: int = 21
     threshold: float = 24.0
     max_peaks: int = 150
+    peaks_per_die: int = 10
     min_radius: float = 1.5
     max_radius: int = 12
     max_aspect: float = 3.0
@@ -40,6 +41,9 @@ class PipParams:
         "kernel": _num(5, 61, "square structuring element, wider than the largest pip (px)", True),
         "threshold": _num(1, 200, "top-hat response of a pip's centre"),
         "max_peaks": _num(10, 5000, "strongest peaks measured per channel and polarity", True),
+        "peaks_per_die": _num(
+            0, 200, "as many for each die the table asks for, where more (many dice)", True
+        ),
         "min_radius": _num(0.5, 20, "smallest pip radius (px)"),
         "max_radius": _num(2, 40, "largest pip radius (px)", True),
         "max_aspect": _num(1, 10, "longest/shortest width of a pip"),

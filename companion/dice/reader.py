@@ -498,7 +498,12 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
         raise ValueError("a frame is an H x W x 3 BGR image")
     if hand_in_view(frame, profile.scene):
         return Reading(status=HAND, expected=expected, problems=("a hand is in the tray",))
-    pips = pipfind.find(frame, profile.pips)
+    search = profile.pips
+    if expected:
+        # A roll of many dice shows many pips: the search measures more of its peaks.
+        most = max(search.max_peaks, search.peaks_per_die * expected)
+        search = replace(search, max_peaks=most)
+    pips = pipfind.find(frame, search)
     groups = facefit.group(frame, pips, profile.faces)
     candidates: list[facefit.Face] = []
     unreadable: list[np.ndarray] = []

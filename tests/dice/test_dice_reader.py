@@ -46,6 +46,21 @@ def test_every_face_of_every_die_style_is_read(style):
     assert [d.face for d in by_position] == [1, 2, 3, 4, 5, 6]
 
 
+def test_a_roll_of_many_dice_has_as_many_more_pips_searched():
+    """The pip search measures the strongest peaks only, as many as the profile says, and
+    more for each die the table asks for: a roll of five 6s on a search too small for
+    thirty pips is read whole, as it is not without the share for each die."""
+    from companion.dice.reader import default_profile
+
+    dice = [_die(6, 90 + 115 * k, 240, size=44, angle=10.0 * k) for k in range(5)]
+    frame = synth.render(_tray(dice), np.random.default_rng(0))
+    profile = default_profile()
+    small = replace(profile, pips=replace(profile.pips, max_peaks=20, peaks_per_die=12))
+    assert read(frame, small, expected=5).values == [6] * 5
+    none_per_die = replace(small, pips=replace(small.pips, peaks_per_die=0))
+    assert read(frame, none_per_die, expected=5).values != [6] * 5
+
+
 def test_dice_positions_come_with_each_face():
     rng = np.random.default_rng(5)
     scene = _tray([_die(5, 150, 120), _die(2, 480, 360)])
