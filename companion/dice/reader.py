@@ -26,7 +26,7 @@ from companion.dice import faces as facefit
 from companion.dice import pips as pipfind
 from companion.dice.profile import Profile
 from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK, UNCERTAIN, Die, Reading
-from companion.dice.recount import SPACING, found_again, recounted
+from companion.dice.recount import SPACING, box_of, found_again, recounted, short_face
 
 ONE_PIP_RADIUS = 0.12  # a lone pip's radius, in die edges (it is often bigger)
 CLEAR_ONE = (3.0, 1.2)  # contrast (times a pip's least) and longest shape of a clear small 1
@@ -155,6 +155,21 @@ def _with_weak(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit
     return _face_of(np.concatenate([idx, np.flatnonzero(among)]), pips, profile)
 
 
+def _short_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
+    """The face of a pip more that a group of 3 to 5 round pips fits, or a 6 of two more
+    (`short_face`), its lost pips in the shade or under a glare streak: for a check. Else the
+    group would be cut in two, a 2 (which any two pips fit) and the rest. Not where a pip
+    looks long: a slanted view's side has long pips, and they fit with its top's as well."""
+    if not 3 <= len(idx) <= 5 or (pips.elongation[idx] > facefit.ROUND_PIP).any():
+        return None
+    r = float(facefit.middle(pips.r[idx]))
+    face = short_face(idx, pips, profile, r)
+    if face is None or not SPACING[0] * r <= face.spacing <= SPACING[1] * r:
+        return None
+    face.doubtful = True
+    return face
+
+
 def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> list:
     """The faces one group of pips makes: one face, two touching faces, a top face whose
     group took in pips of the side below it, or an unreadable cluster (returned as the index
@@ -164,7 +179,7 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
     faces = _whole(idx, pips, profile)
     if faces:
         return faces
-    face = _with_weak(idx, pips, profile)
+    face = _with_weak(idx, pips, profile) or _short_of(idx, pips, profile)
     if face is not None:
         return [face]
     if 3 <= len(idx) <= 12:
@@ -776,8 +791,12 @@ def _dice_of(
             again = recounted(frame, f, pips, taken, profile, _face_of, short=True)
             if again is None and f.twin is not None:
                 again = _two_of(frame, f, pips, taken, profile)
-            face = f.face if again is None else again.face
-            dice.append(Die(face, f.box, centre, conf, (UNCERTAIN,)))
+            if again is None:
+                dice.append(Die(f.face, f.box, centre, conf, (UNCERTAIN,)))
+            else:
+                # where the die is, its pips counted again tell: a face read short of a pip
+                # may have been fitted to another pattern (three pips of a 5 to a 4)
+                dice.append(Die(again.face, box_of(again), _centre(again), conf, (UNCERTAIN,)))
         elif (
             f.face <= SURE_RECOUNT
             and recounted(frame, f, pips, taken, profile, _face_of) is not None

@@ -139,7 +139,7 @@ def recounted(
     every = np.concatenate([own, on_face])
     whole = face_of(every, more, profile)
     if whole is None and short:
-        whole = _short_face(every, more, profile, r)
+        whole = short_face(every, more, profile, r)
     if whole is None or not SPACING[0] * r <= whole.spacing <= SPACING[1] * r:
         return None
     return whole
@@ -177,19 +177,28 @@ def found_again(
         taken[idx] = False
         if face is None or face.face < FOUND_AGAIN:
             continue
-        edge = face.spacing / facefit.PIP_OFFSET
         # Nor is it the side of a die that was read, a die's edge or less from its top.
-        if any(math.dist(face.centre, f.centre) < edge for f in kept):
+        if any(math.dist(face.centre, f.centre) < _edge(face) for f in kept):
             continue
-        half = edge / 2
-        (x, y) = face.centre
-        face.box = (int(x - half), int(y - half), math.ceil(x + half), math.ceil(y + half))
+        face.box = box_of(face)
         found.append(face)
         taken[idx] = True
     return found
 
 
-def _short_face(idx: np.ndarray, pips: Pips, profile: Profile, r: float) -> facefit.Face | None:
+def _edge(face: facefit.Face) -> float:
+    return face.spacing / facefit.PIP_OFFSET
+
+
+def box_of(face: facefit.Face) -> tuple[int, int, int, int]:
+    """The box of the die a face counted again lies on, from its pattern: no edge of it was
+    measured."""
+    half = _edge(face) / 2
+    (x, y) = face.centre
+    return (int(x - half), int(y - half), math.ceil(x + half), math.ceil(y + half))
+
+
+def short_face(idx: np.ndarray, pips: Pips, profile: Profile, r: float) -> facefit.Face | None:
     """The face of one pip more than `idx` that they fit, if any; or, for four pips, a 6
     of two more (`TWO_LOST_SPACING`). Three pips at the corners of a right angle fit three
     corners of a 4; but where that 4's pips would lie closer than pips of radius `r` can,

@@ -1049,12 +1049,20 @@ def test_a_white_pip_beside_a_black_die_s_corner_is_not_taken_for_the_corner():
 
 
 @pytest.mark.parametrize(
-    ("beside", "faces"), [([[120, 120]], [5]), ([[120, 120], [90, 110]], None)]
+    ("beside", "glared", "pips_read"),
+    [
+        ([[120, 120]], 1.05, 4),
+        ([[120, 120], [90, 110]], 1.05, 4),
+        ([[120, 120]], 1.45, 5),
+    ],
 )
-def test_a_cluster_short_of_a_long_pip_by_the_rim_is_read_with_it_for_a_check(beside, faces):
+def test_a_cluster_short_of_a_long_pip_by_the_rim_is_read_as_its_face_for_a_check(
+    beside, glared, pips_read
+):
     """Four pips of a 5, its fourth corner pip merged with the die's dark rim: measured long
-    and by the rim, it joined no group. The one spot like them beside the cluster completes
-    it, for a check; with two such spots, which one is anyone's guess."""
+    and by the rim, it joined no group. Four round pips fit a 5 short of a pip: a 5, for a
+    check, whatever lies beside them. Where a glare makes one of them look long too, the
+    one spot like them beside the cluster completes it, for a check."""
     from companion.dice.pips import Pips
     from companion.dice.reader import _faces_of_group, default_profile
 
@@ -1065,16 +1073,38 @@ def test_a_cluster_short_of_a_long_pip_by_the_rim_is_read_with_it_for_a_check(be
         r=np.array([3.0] * 4 + [4.0] * (n - 4)),
         polarity=-np.ones(n),
         contrast=np.full(n, 150.0),
-        elongation=np.array([1.05] * 4 + [1.9] * (n - 4)),
+        elongation=np.array([1.05] * 3 + [glared] + [1.9] * (n - 4)),
         face_bgr=np.tile([40.0, 90.0, 120.0], (n, 1)),
         pip_bgr=np.tile([5.0, 10.0, 20.0], (n, 1)),
         weak=np.array([False] * 4 + [True] * (n - 4)),
     )
-    read_as = _faces_of_group(np.arange(4), pips, default_profile())
-    got = None if isinstance(read_as[0], np.ndarray) else [f.face for f in read_as]
-    assert got == faces
-    if faces:
-        assert read_as[0].doubtful  # flagged when read
+    (read_as,) = _faces_of_group(np.arange(4), pips, default_profile())
+    assert (read_as.face, len(read_as.pips), read_as.doubtful) == (5, pips_read, True)
+
+
+@pytest.mark.parametrize("lost_in_glare", [[(1, 1), (1, 2)], [(1, 2)]])
+def test_a_six_with_pips_lost_in_glare_is_a_six_for_a_check_not_two_dice(lost_in_glare):
+    """A glare streak across a 6 hides one or two pips of a column: the four or five round
+    pips left fit no pattern, and cut in two they make a 2 and the rest. They fit a 6 short
+    of the pips lost, close as a 6's pips are: one die, a 6, for a check."""
+    from companion.dice.pips import Pips
+    from companion.dice.reader import _faces_of_group, default_profile
+
+    cells = [(c, r) for c in (0, 1) for r in (0, 1, 2) if (c, r) not in lost_in_glare]
+    xy = np.array([[100 + 20 * c, 100 + 10 * r] for c, r in cells], float)
+    n = len(xy)
+    pips = Pips(
+        xy=xy,
+        r=np.full(n, 3.0),
+        polarity=np.ones(n),
+        contrast=np.full(n, 200.0),
+        elongation=np.full(n, 1.05),
+        face_bgr=np.tile([30.0, 30.0, 30.0], (n, 1)),
+        pip_bgr=np.tile([220.0, 220.0, 220.0], (n, 1)),
+        weak=np.zeros(n, bool),
+    )
+    (read_as,) = _faces_of_group(np.arange(n), pips, default_profile())
+    assert (read_as.face, read_as.doubtful) == (6, True)
 
 
 GREEN, IVORY = (60.0, 120.0, 20.0), (200.0, 228.0, 238.0)
