@@ -4,7 +4,7 @@ and check that a die's edge surrounds the pattern where a die's edge should be."
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import accumulate, combinations, pairwise, permutations
 
 import numpy as np
@@ -45,6 +45,9 @@ class Face:
     # For a doubtful 1: the lone pip like its own on its die, the other pip of a 2 maybe.
     twin: int | None = None
     outline: float = 0.0  # how square the die's outline looks, where measured (1s to 3s)
+    # For a face read short of pips: the faces its group makes cut in two, read instead if
+    # each has its die's edge around it (two dice touching).
+    instead: list[Face] = field(default_factory=list)
 
 
 def in_box(xy, box: tuple[int, int, int, int]) -> bool:

@@ -157,9 +157,10 @@ def _with_weak(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit
 
 def _short_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
     """The face of a pip more that a group of 3 to 5 round pips fits, or a 6 of two more
-    (`short_face`), its lost pips in the shade or under a glare streak: for a check. Else the
-    group would be cut in two, a 2 (which any two pips fit) and the rest. Not where a pip
-    looks long: a slanted view's side has long pips, and they fit with its top's as well."""
+    (`short_face`), its lost pips in the shade or under a glare streak: for a check. The
+    group cut in two makes a 2 (which any two pips fit) and the rest, two dice only where
+    each has its die's edge around it (`_short_or_cut`). Not where a pip looks long: a
+    slanted view's side has long pips, and they fit with its top's as well."""
     if not 3 <= len(idx) <= 5 or (pips.elongation[idx] > facefit.ROUND_PIP).any():
         return None
     r = float(facefit.middle(pips.r[idx]))
@@ -179,13 +180,17 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
     faces = _whole(idx, pips, profile)
     if faces:
         return faces
-    face = _with_weak(idx, pips, profile) or _short_of(idx, pips, profile)
+    face = _with_weak(idx, pips, profile)
     if face is not None:
         return [face]
-    if 3 <= len(idx) <= 12:
-        split = _split(idx, pips, profile)
-        if split is not None:
-            return split
+    short = _short_of(idx, pips, profile)
+    split = _split(idx, pips, profile) if 3 <= len(idx) <= 12 else None
+    if short is not None:
+        if len(idx) == 3:
+            short.instead = split or []
+        return [short, *short.instead]
+    if split is not None:
+        return split
     face = _without_odd(idx, pips, profile) or _with_doubtful(idx, pips, profile)
     if face is not None:
         return [face]
@@ -339,6 +344,21 @@ def _completed(frame, faces: list[facefit.Face], pips: pipfind.Pips, profile: Pr
         else whole
         for face, whole in zip(faces, wholes, strict=True)
     ]
+
+
+def _short_or_cut(faces: list[facefit.Face], profile: Profile) -> list[facefit.Face]:
+    """The faces, measured, with each face read short of pips or the faces its group cut
+    in two makes `instead` left out: the short face, unless each of the cut's has its die's
+    edge around it (a 1 beside a 2 is three corners of a 4 as well)."""
+    least = profile.dice.min_edge_score
+    left_out = set()
+    for f in faces:
+        if f.instead:
+            if all(cut.edge_score >= least for cut in f.instead):
+                left_out.add(id(f))
+            else:
+                left_out.update(id(cut) for cut in f.instead)
+    return [f for f in faces if id(f) not in left_out]
 
 
 def _ones_of_twos(frame, faces: list[facefit.Face], pips: pipfind.Pips, profile: Profile) -> dict:
@@ -536,6 +556,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     facefit.measure(
         frame, candidates + [one for pair in ones.values() for one in pair], pips, profile.dice
     )
+    candidates = _short_or_cut(candidates, profile)
     candidates = _split_twos(_completed(frame, candidates, pips, profile), ones, profile)
     found = _without_glints(
         [f for f in candidates if f.edge_score >= profile.dice.min_edge_score], pips
