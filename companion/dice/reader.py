@@ -3,7 +3,8 @@
 The pipeline is classical and cheap enough for a Raspberry Pi 4:
 1. pip candidates: black/white top-hat of each colour channel (pips.py);
 2. pips whose face colour matches and whose connecting path stays on the face are grouped,
-   and each group must fit a die's pip pattern (faces.py);
+   and each group must fit a die's pip pattern, or one short of a pip (of two, a 6's) that
+   the shade or a glare streak hid, flagged (faces.py);
 3. the die's edge must lie around the pattern where the pattern puts it; pips on the side
    faces seen in oblique views are squashed and are left out;
 4. anything doubtful is flagged, never silently dropped or guessed: a group that fits no
@@ -26,7 +27,7 @@ from companion.dice import faces as facefit
 from companion.dice import pips as pipfind
 from companion.dice.profile import Profile
 from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK, UNCERTAIN, Die, Reading
-from companion.dice.recount import SPACING, box_of, found_again, recounted, short_face
+from companion.dice.recount import SPACING, box_of, found_again, recounted, short_face, spaced
 
 ONE_PIP_RADIUS = 0.12  # a lone pip's radius, in die edges (it is often bigger)
 CLEAR_ONE = (3.0, 1.2)  # contrast (times a pip's least) and longest shape of a clear small 1
@@ -165,7 +166,7 @@ def _short_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.
         return None
     r = float(facefit.middle(pips.r[idx]))
     face = short_face(idx, pips, profile, r)
-    if face is None or not SPACING[0] * r <= face.spacing <= SPACING[1] * r:
+    if face is None or not spaced(face, r):
         return None
     face.doubtful = True
     return face
@@ -184,10 +185,11 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
     if face is not None:
         return [face]
     short = _short_of(idx, pips, profile)
+    if short is not None and len(idx) > 3:
+        return [short]
     split = _split(idx, pips, profile) if 3 <= len(idx) <= 12 else None
     if short is not None:
-        if len(idx) == 3:
-            short.instead = split or []
+        short.instead = split or []  # three pips: a 1 and a 2 as well (`_short_or_cut`)
         return [short, *short.instead]
     if split is not None:
         return split

@@ -140,9 +140,14 @@ def recounted(
     whole = face_of(every, more, profile)
     if whole is None and short:
         whole = short_face(every, more, profile, r)
-    if whole is None or not SPACING[0] * r <= whole.spacing <= SPACING[1] * r:
+    if whole is None or not spaced(whole, r):
         return None
     return whole
+
+
+def spaced(face: facefit.Face, r: float) -> bool:
+    """Are the pips of `face` spaced as a die's pips of radius `r` can be (`SPACING`)?"""
+    return SPACING[0] * r <= face.spacing <= SPACING[1] * r
 
 
 def found_again(
