@@ -591,21 +591,6 @@ def test_marbled_dice_are_read(style):
         assert read(frame, expected=6).values == [1, 2, 3, 4, 5, 6]
 
 
-def test_a_two_whose_pips_a_pale_swirl_parts_is_read_as_a_two_for_a_check():
-    """A 2 on a teal die with a pale swirl across it, between its two yellow pips: they do
-    not link, and each looks like a 1. A die shows only one 1, so the two are read as a 2,
-    for a check."""
-    teal, yellow, pale = (110, 120, 40), (40, 200, 220), (200, 210, 190)
-    frame = np.full((240, 320, 3), 200, np.uint8)
-    x, y = 160, 120
-    cv2.rectangle(frame, (x - 22, y - 22), (x + 22, y + 22), teal, -1)
-    cv2.line(frame, (x - 18, y + 18), (x + 18, y - 18), pale, 5, cv2.LINE_AA)
-    for corner in (-12, 12):
-        cv2.circle(frame, (x + corner, y + corner), 6, yellow, -1, cv2.LINE_AA)
-    reading = read(cv2.GaussianBlur(frame, (3, 3), 0.8), expected=1)
-    assert [(d.face, d.flagged) for d in reading.dice] == [(2, True)]
-
-
 def test_marble_swirls_a_face_with_lighter_shades_of_its_own_colour():
     die = _die(1, 320, 240, "blue", size=80, marble=2.0)
     frame = synth.render(_tray([die], noise=0.0, blur=0.0), np.random.default_rng(0))
@@ -1080,23 +1065,6 @@ def test_a_cluster_short_of_a_long_pip_by_the_rim_is_read_as_its_face_for_a_chec
     )
     (read_as,) = _faces_of_group(np.arange(4), pips, default_profile())
     assert (read_as.face, len(read_as.pips), read_as.doubtful) == (5, pips_read, True)
-
-
-@pytest.mark.parametrize("lost", [[(1, -1), (1, 0)], [(1, 0)], [(1, 1)]])
-def test_a_six_with_pips_lost_in_the_shade_is_a_six_for_a_check_not_two_dice(lost):
-    """One or two pips of a 6's column lost (here painted over with the face's colour): the
-    round pips left fit no pattern, and cut in two they make a 2 and a column of three, a 3
-    read for sure. They fit a 6 short of the pips lost, close as a 6's pips are: one die, a
-    6, for a check."""
-    frame = np.full((240, 320, 3), (60, 110, 45), np.uint8)
-    cv2.rectangle(frame, (138, 98), (182, 142), (40, 40, 200), -1)
-    for column in (-1, 1):
-        for row in (-1, 0, 1):
-            if (column, row) not in lost:
-                centre = (160 + 12 * column, 120 + 11 * row)
-                cv2.circle(frame, centre, 4, (240, 240, 240), -1, cv2.LINE_AA)
-    reading = read(cv2.GaussianBlur(frame, (3, 3), 0.8), expected=1)
-    assert [(d.face, d.flagged) for d in reading.dice] == [(6, True)]
 
 
 def test_a_one_beside_a_two_is_no_four_short_of_a_pip():

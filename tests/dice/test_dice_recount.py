@@ -147,6 +147,31 @@ def test_a_die_read_for_sure_that_shows_more_pips_is_flagged_as_read():
         assert (die.face, die.flags) == (1, flags)
 
 
+def test_a_two_whose_pips_a_pale_swirl_parts_is_read_as_a_two_for_a_check():
+    """A 2 on a teal die with a pale swirl across it, between its two yellow pips: they do
+    not link, and each looks like a 1. A die shows only one 1, so the two are read as a 2,
+    for a check."""
+    frame = np.full((240, 320, 3), 200, np.uint8)
+    _die(frame, (160, 120), [(-1, -1), (1, 1)], body=(110, 120, 40), pip=(40, 200, 220), pip_r=6)
+    cv2.line(frame, (142, 138), (178, 102), (200, 210, 190), 5, cv2.LINE_AA)  # the swirl
+    reading = read(cv2.GaussianBlur(frame, (3, 3), 0.8), expected=1)
+    assert [(d.face, d.flagged) for d in reading.dice] == [(2, True)]
+
+
+SIX = [(column, row) for column in (-1, 1) for row in (-1, 0, 1)]
+
+
+@pytest.mark.parametrize("lost", [[(1, -1), (1, 0)], [(1, 0)], [(1, 1)]])
+def test_a_six_with_pips_lost_in_the_shade_is_a_six_for_a_check_not_two_dice(lost):
+    """One or two pips of a 6's column lost in the shade: the round pips left fit no
+    pattern, and cut in two they make a 2 and a column of three, a 3 read for sure. They
+    fit a 6 short of the pips lost, close as a 6's pips are: one die, a 6, for a check."""
+    frame = _frame()
+    _die(frame, (160, 120), [p for p in SIX if p not in lost])
+    reading = read(cv2.GaussianBlur(frame, (3, 3), 0.8), expected=1)
+    assert [(d.face, d.flagged) for d in reading.dice] == [(6, True)]
+
+
 @pytest.mark.parametrize(
     ("gap", "twin_r", "read_as"),
     [(34, 6, 2), (15, 6, 1), (34, 9, 1)],
