@@ -238,9 +238,12 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     steps, off_x, off_y = _outline_steps(p.max_radius)
     n = len(xy)
     # Bilinear samples along every ray of every pip at once, one row of the maps per pip.
-    map_x = (xy[:, :1] + off_x).astype(np.float32)
-    map_y = (xy[:, 1:] + off_y).astype(np.float32)
-    colour = cv2.remap(bgr, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    # The maps in fixed point, as OpenCV 4 turns them for itself: OpenCV 5 samples float
+    # maps more finely, and the reader must read the same on every build.
+    map_xy, map_frac = cv2.convertMaps(
+        (xy[:, :1] + off_x).astype(np.float32), (xy[:, 1:] + off_y).astype(np.float32), cv2.CV_16SC2
+    )
+    colour = cv2.remap(bgr, map_xy, map_frac, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     colour = colour.reshape(n, 8, len(steps), 3).astype(np.float32)
     # Nearer the face than the pip: on the face's side of the plane halfway between the two
     # colours, |c - f| < |c - p|  <=>  c.(p - f) < (|p|^2 - |f|^2) / 2.
