@@ -22,6 +22,7 @@ _PEAK = np.ones((5, 5), np.uint8)
 _LUMA = np.array([0.114, 0.587, 0.299])
 _TIGHT_RING = (1.25, 1.0)  # (times a pip's radius, plus pixels)
 _TIGHT_MIN_RADIUS = 1.8  # px
+_BLURRED_RIM = 1.0  # px a pip's colour reaches past its radius, into its face
 _SIBLING_COLOUR = 60.0  # farthest apart the colours of two pips of one face look
 _OFF_LINE = 0.25  # a colour this far (times pip-face contrast) off pip and face is neither
 SHADE = 1.8  # brightest/dimmest one die's face looks (uneven light, marbling)
@@ -191,10 +192,11 @@ def _ring_agreement(ring_bgr: np.ndarray, pip_bgr: np.ndarray):
 
 def _crowded(xy, r, pip_bgr, face_bgr, which: np.ndarray, p: PipParams) -> np.ndarray:
     """Indices of the spots `which` (a mask) that have another spot of their colour and
-    size where their ring would cross it."""
+    size where their ring would cross it, or the blur around it: a pip's colour fades into
+    its face over a pixel or so past the radius measured (halfway between the two)."""
     if not which.any():
         return np.zeros(0, np.intp)
-    reach = (p.ring_scale + 1) * r + 1.5
+    reach = (p.ring_scale + 1) * r + 1.5 + _BLURRED_RIM
     a, b = _close_pairs(xy, float(reach[which].max()))
     a, b = a[which[a]], b[which[a]]
     gap = np.hypot(*(xy[a] - xy[b]).T)

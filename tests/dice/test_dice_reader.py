@@ -539,6 +539,27 @@ def test_a_six_on_a_small_die_turned_to_a_corner_is_read_whole(style):
         assert reading.status == OK and reading.values == [6, 6], reading.problems
 
 
+@pytest.mark.parametrize("seed", [1, 3, 4, 6, 17])
+def test_the_middle_pip_of_a_six_s_row_is_no_pip_s_rim(seed):
+    """On two touching blue 6s, blurred, a row's middle pip has its neighbours' blurred rims
+    in the ring of face around it: it is a pip still (the pair was read as one unreadable
+    cluster of 11 pips)."""
+    white = (240, 240, 240)
+    scene = synth.Scene(
+        dice=(
+            synth.DieSpec(face=6, x=259.4, y=170.8, size=36.4, angle=105.2, body=(180, 70, 31),
+                          pips=white, pip_glare=True),
+            synth.DieSpec(face=6, x=293.4, y=180.0, size=33.7, angle=104.8, body=(175, 73, 31),
+                          pips=white),
+        ),
+        surface=(45, 75, 110), texture="wood", texture_seed=957930088, light=1.07,
+        light_gradient=0.08, light_angle=244.3, shadow=0.46, view_tilt=0.107, keystone=0.078,
+        blur=0.84, noise=2.86,
+    )  # fmt: skip
+    reading = read(synth.render(scene, np.random.default_rng(seed)), expected=2)
+    assert reading.status == OK and reading.values == [6, 6], reading.problems
+
+
 @pytest.mark.parametrize("style", ["green", "red", "teal-gold"])
 def test_a_face_brighter_at_one_corner_is_read(style):
     """Marbled and glossy dice brighten across the face: a 2's two pips sit on face shades
