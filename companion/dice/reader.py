@@ -10,8 +10,8 @@ The pipeline is classical and cheap enough for a Raspberry Pi 4:
 4. anything doubtful is flagged, never silently dropped or guessed: a group that fits no
    pattern, a cocked die, a count other than the one the table asked for;
 5. a die's pips are counted again, as spots of its pips' colour on its face (recount.py):
-   a die flagged for a check takes that count; a 1, 2 or 3 read for sure that shows more
-   pips than it was read by is flagged for a check; pips that made no face, with the spots
+   a die flagged for a check takes that count; so does a 1, 2 or 3 read for sure that shows
+   more pips than it was read by, flagged for a check; pips that made no face, with the spots
    around them, may make a 5 or 6, flagged for a check.
 """
 
@@ -810,28 +810,29 @@ def _dice_of(
             dice.append(Die(None, f.box, centre, conf, (COCKED,)))
         elif any(math.dist(f.centre, c.centre) < _size(c) / c.squash**0.5 for c in cocked):
             continue  # the side a cocked die shows, not another die
-        elif conf < profile.dice.confidence_threshold or _side_on(f, pips):
-            again = recounted(frame, f, pips, taken, profile, _face_of, short=True)
-            if again is None and f.twin is not None:
-                again = _two_of(frame, f, pips, taken, profile)
-            if again is None:
-                dice.append(Die(f.face, f.box, centre, conf, (UNCERTAIN,)))
+        else:
+            doubtful = conf < profile.dice.confidence_threshold or _side_on(f, pips)
+            if doubtful:
+                again = recounted(frame, f, pips, taken, profile, _face_of, short=True)
+                if again is None and f.twin is not None:
+                    again = _two_of(frame, f, pips, taken, profile)
+            elif f.face <= SURE_RECOUNT:
+                # More spots of its pips' colour on its face than it was read by: for a
+                # check, as counted. On the photos the count was right for 11 of the 12 dice
+                # so flagged on the top-down trays; on the webcam's, a side's pip beside a 1
+                # made it a 2 three times.
+                # Spots that fit a pattern only with pips still lost do not count here: on
+                # the webcam photos those one pip short flagged 4 dice read right for sure,
+                # and caught none read wrong.
+                again = recounted(frame, f, pips, taken, profile, _face_of)
             else:
+                again = None
+            if again is not None:
                 # where the die is, its pips counted again tell: a face read short of a pip
                 # may have been fitted to another pattern (three pips of a 5 to a 4)
                 dice.append(Die(again.face, box_of(again), _centre(again), conf, (UNCERTAIN,)))
-        elif (
-            f.face <= SURE_RECOUNT
-            and recounted(frame, f, pips, taken, profile, _face_of) is not None
-        ):
-            # More spots of its pips' colour on its face than it was read by: for a check. Its
-            # value stays as read, which was right more often than the count again. Spots
-            # that fit a pattern only with pips still lost do not count here: on the webcam
-            # photos those one pip short flagged 4 dice read right for sure, and caught none
-            # read wrong.
-            dice.append(Die(f.face, f.box, centre, conf, (UNCERTAIN,)))
-        else:
-            dice.append(Die(f.face, f.box, centre, conf))
+            else:
+                dice.append(Die(f.face, f.box, centre, conf, (UNCERTAIN,) if doubtful else ()))
     return dice
 
 

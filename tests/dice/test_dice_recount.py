@@ -133,18 +133,23 @@ def test_spots_of_another_colour_are_not_counted():
     assert die.face == 1
 
 
-def test_a_die_read_for_sure_that_shows_more_pips_is_flagged_as_read():
-    """A die read for sure keeps its value; more pips of its colour on its face than it was
-    read by make it one to check. Without them it stays sure."""
+def test_a_die_read_for_sure_that_shows_more_pips_is_read_as_counted_for_a_check():
+    """A 1 read for sure by one corner pip of a 4 whose other pips the search lost: its
+    pips counted again make a 4, for a check, placed where the 4 lies. Without them it
+    stays a 1 read for sure."""
     profile = default_profile()
     pips = _found((148, 108))
     one = _face_of(np.array([0]), pips, profile)
     one.edge_score = 1.0
-    for shown, flags in [([(-1, -1), (1, -1), (-1, 1), (1, 1)], (UNCERTAIN,)), ([(-1, -1)], ())]:
+    for shown, read_as, flags, centre in [
+        ([(-1, -1), (1, -1), (-1, 1), (1, 1)], 4, (UNCERTAIN,), (160, 120)),
+        ([(-1, -1)], 1, (), (148, 108)),
+    ]:
         frame = _frame()
         _die(frame, (160, 120), shown)
         (die,) = _dice_of(cv2.GaussianBlur(frame, (3, 3), 0.8), [one], [one], pips, profile)
-        assert (die.face, die.flags) == (1, flags)
+        assert (die.face, die.flags) == (read_as, flags)
+        assert math.dist(die.centre, centre) < 2
 
 
 def test_a_two_whose_pips_a_pale_swirl_parts_is_read_as_a_two_for_a_check():
