@@ -1,9 +1,9 @@
 """A second look at a die. The pips it was read by tell the colours of its face and of
 its pips; the pips the frame-wide search lost (a pip beside a glint on the die's rim, a
 small pip on a marbled die, a faint one in the shade) are found again as spots of that pip
-colour on that face. The reader takes that count for a die it flags for a check, and flags
-a 1, 2 or 3 it read for sure that shows more pips than it was read by. Pips that made no
-face at all (two corners and the middle of a 5) are looked at again the same way
+colour on that face. The reader takes that count for a die it flags for a check, and for a
+1, 2 or 3 it read for sure that shows more pips than it was read by, then flagged. Pips that
+made no face at all (two corners and the middle of a 5) are looked at again the same way
 (`found_again`)."""
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ SPACING = (1.7, 4.5)
 # are big for their spacing (on the photos, such 6s measured 2.3 to 3.5), and a 3 with a
 # pip of the die beside it fits a 6 two short too, spread wider (4.1 on a synthetic tray).
 TWO_LOST_SPACING = 3.5
+_AROUND = np.mgrid[-1:2, -1:2].reshape(2, -1)  # (dx, dy) of a pixel's 3 x 3
 _SUM = np.ones((1, 3))  # B + G + R, for cv2.transform
 # Least pips of a die found again from pips that made no face: a few spots of one colour fit
 # a 2, 3 or 4 in many places (keys of a keyboard, the studs of a tray's wall, a die's side
@@ -47,8 +48,8 @@ FOUND_AGAIN = 5
 
 def _spots(frame, centre, half, pip_bgr, contrast, own_xy):
     """The spots of the pip's colour within `half` px of `centre`: centres (frame pixels),
-    areas, box widths and heights; and the area of the spot at each of `own_xy` (the face's
-    pips, measured as the spots are), 0 where there is none."""
+    areas, box widths and heights; and the area of the spot at or beside each of `own_xy` (the
+    face's pips, measured as the spots are), 0 where there is none."""
     h, w = frame.shape[:2]
     x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
     x1, y1 = min(w, int(centre[0] + half) + 1), min(h, int(centre[1] + half) + 1)
@@ -62,8 +63,14 @@ def _spots(frame, centre, half, pip_bgr, contrast, own_xy):
     # rounded to a pixel of it
     ox = np.minimum(np.round(own_xy[:, 0]).astype(int) - x0, x1 - x0 - 1)
     oy = np.minimum(np.round(own_xy[:, 1]).astype(int) - y0, y1 - y0 - 1)
-    at_own = labels[oy, ox]
-    own_area = np.where(at_own > 0, area[at_own], 0.0)
+    # the biggest spot in the 3 x 3 pixels there: the pip's colour is that of its most
+    # extreme pixel, and the one at its middle may be a glint, or of neither colour on a small
+    # blurred pip
+    by_own = labels[
+        np.clip(oy[:, None] + _AROUND[1], 0, y1 - y0 - 1),
+        np.clip(ox[:, None] + _AROUND[0], 0, x1 - x0 - 1),
+    ]
+    own_area = np.where(by_own > 0, area[by_own], 0.0).max(axis=1)
     # label 0 is what is not of the pip's colour
     wh = stats[1:, cv2.CC_STAT_WIDTH : cv2.CC_STAT_HEIGHT + 1].astype(float)
     return centroids[1:] + np.array([x0, y0]), area[1:], wh, own_area

@@ -77,6 +77,23 @@ def test_a_die_whose_pips_the_search_lost_is_counted_again_and_still_flagged():
     assert (die.face, die.flags) == (4, (UNCERTAIN,))
 
 
+@pytest.mark.parametrize("glint", [(0, 0), (1, 0)])
+def test_a_die_whose_pip_shows_a_glint_where_it_was_found_is_counted_again(glint):
+    """A 4 read for a check by one corner pip, dark red on ivory, with a glint where the
+    search placed it (or a pixel off): the pip's colour is its darkest pixel's, so the
+    pixel at the glint is not of it. The pixels around are: the 4 is counted again."""
+    ivory, dark_red = (200, 225, 235), (30, 30, 150)
+    frame = _frame()
+    _die(frame, (160, 120), [(-1, -1), (1, -1), (-1, 1), (1, 1)], body=ivory, pip=dark_red)
+    frame = cv2.GaussianBlur(frame, (3, 3), 0.8)
+    cv2.circle(frame, (148 + glint[0], 108 + glint[1]), 1, (250, 250, 250), -1)
+    pips = _found((148, 108), body=ivory, pip=dark_red)
+    pips.polarity[:] = -1
+    one = _checked(pips, [0])
+    (die,) = _dice_of(frame, [one], [one], pips, default_profile())
+    assert (die.face, die.flags) == (4, (UNCERTAIN,))
+
+
 def test_a_six_is_counted_again_though_its_pips_crowd_each_other_and_the_rim():
     """A 6's pips close to each other and to its die's rim: a ring round one crosses its
     neighbours and the rim. Its neighbours are pips of the face, no other colour."""
