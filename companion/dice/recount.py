@@ -60,16 +60,12 @@ def _spots(frame, centre, half, pip_bgr, contrast, own_xy):
     _, labels, stats, centroids = cv2.connectedComponentsWithStats(near, connectivity=8)
     area = stats[:, cv2.CC_STAT_AREA].astype(float)
     # the face's pips lie in the window (nearer its middle than `half`, and in the frame),
-    # rounded to a pixel of it
-    ox = np.minimum(np.round(own_xy[:, 0]).astype(int) - x0, x1 - x0 - 1)
-    oy = np.minimum(np.round(own_xy[:, 1]).astype(int) - y0, y1 - y0 - 1)
-    # the biggest spot in the 3 x 3 pixels there: the pip's colour is that of its most
-    # extreme pixel, and the one at its middle may be a glint, or of neither colour on a small
-    # blurred pip
-    by_own = labels[
-        np.clip(oy[:, None] + _AROUND[1], 0, y1 - y0 - 1),
-        np.clip(ox[:, None] + _AROUND[0], 0, x1 - x0 - 1),
-    ]
+    # each rounded to a pixel of it; their spot is the biggest in the 3 x 3 pixels there (kept
+    # to the window): the pip's colour is that of its most extreme pixel, and the one at its
+    # middle may be a glint, or of neither colour on a small blurred pip
+    ox = np.round(own_xy[:, :1]).astype(int) - x0 + _AROUND[0]
+    oy = np.round(own_xy[:, 1:]).astype(int) - y0 + _AROUND[1]
+    by_own = labels[np.clip(oy, 0, y1 - y0 - 1), np.clip(ox, 0, x1 - x0 - 1)]
     own_area = np.where(by_own > 0, area[by_own], 0.0).max(axis=1)
     # label 0 is what is not of the pip's colour
     wh = stats[1:, cv2.CC_STAT_WIDTH : cv2.CC_STAT_HEIGHT + 1].astype(float)
