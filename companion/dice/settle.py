@@ -4,7 +4,8 @@ Feed every camera frame to `SettleDetector.feed`. It watches how much of the (sh
 smoothed) frame changes between frames; while dice tumble or a hand moves, nothing is read.
 After `still_frames` still frames in a row it reads once; it reads again only after the next
 movement, so a roll is reported once however long the dice lie there. A hand in the tray or
-an empty tray gives no reading (and the detector keeps waiting).
+an empty tray gives no reading, and the detector waits for the next movement: a still scene
+looks the same next frame, and reading it again every frame would keep a Pi's core busy.
 """
 
 from __future__ import annotations
@@ -53,10 +54,8 @@ class SettleDetector:
         if not self._armed or self._still < self.profile.settle.still_frames:
             return None
         reading = read(frame, self.profile, self.expected)
-        if not reading.is_reading:
-            return None  # empty tray or a hand: wait for the next movement or for dice
         self._armed = False
-        return reading
+        return reading if reading.is_reading else None
 
     def reset(self) -> None:
         """Forget the last roll: the dice in view will be reported again once still."""

@@ -61,3 +61,24 @@ def test_next_roll_is_read_again_and_an_empty_tray_is_not():
     )
     readings = _feed(detector, frames, rng)
     assert [r.values for _, r in readings] == [[1, 2, 3], [4, 6, 6]]
+
+
+def test_a_still_empty_tray_is_looked_at_once_not_every_frame(monkeypatch):
+    from companion.dice import reader
+
+    reads = []
+
+    def counted(*args, **kwargs):
+        reads.append(1)
+        return real_read(*args, **kwargs)
+
+    real_read = reader.read
+    monkeypatch.setattr(reader, "read", counted)
+    first, rng = _final([5, 2], seed=5)
+    empty = replace(first, dice=())
+    detector = SettleDetector(expected=2)
+    assert _feed(detector, [empty] * 30, rng) == []
+    assert len(reads) == 1
+    # Dice thrown in afterwards move, and are read once they rest.
+    readings = _feed(detector, synth.throw_sequence(first, rng, rest_s=0.5), rng)
+    assert [r.values for _, r in readings] == [[2, 5]]
