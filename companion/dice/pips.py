@@ -125,25 +125,26 @@ def _ray_steps(width: int, length: int) -> tuple[np.ndarray, np.ndarray, np.ndar
     return dx, dy, (dy * width + dx) * 3
 
 
-def _extent(response, xy, top, ch, peak, p: PipParams):
+def _extent(response, at, xs, ys, top, ch, peak, p: PipParams):
     """Each peak's half-height distance along 8 rays in its channel `ch` of the black-hat
-    or (`top`) the top-hat in `_responses`: (radius, elongation, closed)."""
+    or (`top`) the top-hat in `_responses`, where it is at flat index `at` and at (xs, ys) in
+    the frame: (radius, elongation, closed)."""
     w = response.shape[1]
     h = (response.shape[0] - 2) // 2
     n_steps = p.max_radius + 1
     dx, dy, flat = _ray_steps(w, n_steps)
     # Peaks sit on whole pixels, so each ray is a fixed set of offsets into the flat array;
     # only peaks near the frame's border need their rays clipped to it.
-    xs = xy[:, 0].astype(np.intp)
-    ys = xy[:, 1].astype(np.intp)
-    first_row = np.where(top, h + 2, 0)
-    idx = (((ys + first_row) * w + xs) * 3 + ch)[:, None, None] + flat
+    idx = at[:, None, None] + flat
     edge = np.flatnonzero(
         (xs < n_steps) | (ys < n_steps) | (xs >= w - n_steps) | (ys >= h - n_steps)
     )
     if len(edge):
         px = _within(xs[edge, None, None] + dx, 0, w - 1)
-        py = _within(ys[edge, None, None] + dy, 0, h - 1) + first_row[edge, None, None]
+        py = (
+            _within(ys[edge, None, None] + dy, 0, h - 1)
+            + np.where(top[edge], h + 2, 0)[:, None, None]
+        )
         idx[edge] = (py * w + px) * 3 + ch[edge, None, None]
     prof = np.take(response.ravel(), idx).astype(np.int16)  # (n, 8, steps)
     # The response is whole numbers, which makes its tests against fractions of the peak
@@ -301,20 +302,24 @@ def _close_pairs(xy: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _nonzero(mask: np.ndarray) -> np.ndarray:
-    """(x, y) of the nonzero values of a 2-D uint8 mask, row by row, as cv2.findNonZero gives
-    them. Peaks are few: scanning the mask as 4-byte words, then the bytes of the words that
-    are not zero, takes half the time of scanning it byte by byte."""
-    if mask.shape[1] % 4:
-        found = cv2.findNonZero(mask)
-        return np.zeros((0, 2), np.int32) if found is None else found.reshape(-1, 2)
-    words = cv2.findNonZero(mask.view(np.int32))
+    """Flat indices of the nonzero values of a 2-D uint8 mask, in order. Peaks are few, and
+    cv2.findNonZero looks at each value in turn: it looks at the mask folded in four (the
+    max of its quarters), as 4-byte words, then at the 16 bytes behind each word not zero."""
+    h, w = mask.shape
+    if w % 16 or not mask.flags.c_contiguous:
+        return np.flatnonzero(mask)
+    half, quarter = w // 2, w // 4
+    folded = cv2.max(mask[:, :half], mask[:, half:], dst=_scratch("fold", (h, half)))
+    folded = cv2.max(folded[:, :quarter], folded[:, quarter:], dst=_scratch("fold2", (h, quarter)))
+    words = cv2.findNonZero(folded.view(np.int32))
     if words is None:
-        return np.zeros((0, 2), np.int32)
-    words = words.reshape(-1, 2)
-    xs = (words[:, :1] * 4 + np.arange(4, dtype=np.int32)).ravel()
-    ys = np.repeat(words[:, 1], 4)
-    hit = mask[ys, xs] > 0
-    return np.column_stack([xs[hit], ys[hit]])
+        return np.zeros(0, np.intp)
+    words = words.reshape(-1, 2).astype(np.intp)
+    behind = (np.arange(4) + quarter * np.arange(4)[:, None]).ravel()
+    at = ((words[:, 1] * w + words[:, 0] * 4)[:, None] + behind).ravel()
+    at = at[mask.ravel().take(at) > 0]
+    at.sort()
+    return at
 
 
 def _corners(a, b, face_bgr, pip_bgr, contrast) -> np.ndarray:
@@ -358,31 +363,37 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     flat = floor.reshape(len(floor), w * 3)  # one channel, so the scalar applies to all
     cv2.max(flat, float(math.floor(p.threshold) + 1), dst=flat)
     peaks = cv2.compare(response, floor, cv2.CMP_GE, dst=floor)
-    found = _nonzero(peaks.reshape(len(peaks), w * 3))
-    xs, ys, cs = found[:, 0] // 3, found[:, 1], found[:, 0] % 3
+    # Each peak as its flat index into the response, H x W x 3 seen as one H x 3W image.
+    row = w * 3
+    found = _nonzero(peaks.reshape(len(peaks), row))
+    ys, xs = np.divmod(found, row)
+    xs, cs = np.divmod(xs, 3)
     # A flat top is many equal maxima: keep the first of each run across, then the first of
-    # what is left down each column.
-    xl, yu = np.maximum(xs - 1, 0), np.maximum(ys - 1, 0)
-    left = (peaks[ys, xl, cs] > 0) & (xs > 0)
-    above = (peaks[yu, xs, cs] > 0) & ~((peaks[yu, xl, cs] > 0) & (xs > 0)) & (ys > 0)
+    # what is left down each column. (Off the first row or column the neighbours' indices
+    # wrap round, where the tests of xs and ys rule them out.)
+    mask = peaks.ravel()
+    left = (mask.take(found - 3) > 0) & (xs > 0)
+    above_left = (mask.take(found - row - 3) > 0) & (xs > 0)
+    above = (mask.take(found - row) > 0) & ~above_left & (ys > 0)
     first = ~left & ~above
-    xs, ys, cs = xs[first], ys[first], cs[first]
+    found, xs, ys, cs = found[first], xs[first], ys[first], cs[first]
     top = ys > h
-    picked = []
-    for c in range(3):
-        for bright in (False, True):
-            mine = np.flatnonzero((cs == c) & (top == bright))
-            if len(mine) > p.max_peaks:
-                # Textured trays have many faint peaks: measure only the strongest.
-                strength = response[ys[mine], xs[mine], c].astype(np.float32)
-                mine = mine[np.argpartition(-strength, p.max_peaks)[: p.max_peaks]]
-            picked.append(mine)
+    strength = response.ravel().take(found)
+    # By channel, dark before bright: a stable sort keeps each group's peaks in order.
+    group = cs * 2 + top
+    order = np.argsort(group, kind="stable")
+    picked = np.split(order, np.cumsum(np.bincount(group, minlength=6))[:-1])
+    for i, mine in enumerate(picked):
+        if len(mine) > p.max_peaks:
+            # Textured trays have many faint peaks: measure only the strongest.
+            mine_strength = strength[mine].astype(np.float32)
+            picked[i] = mine[np.argpartition(-mine_strength, p.max_peaks)[: p.max_peaks]]
     pick = np.concatenate(picked)
-    xs, ys, cs, top = xs[pick], ys[pick], cs[pick], top[pick]
-    peak = response[ys, xs, cs].astype(np.float32)
+    found, xs, ys, cs, top = found[pick], xs[pick], ys[pick], cs[pick], top[pick]
+    peak = strength[pick].astype(np.float32)
     ys = ys - np.where(top, h + 2, 0)  # in the frame
+    radius, elong, closed = _extent(response, found, xs, ys, top, cs, peak, p)
     xy = np.column_stack([xs, ys]).astype(np.float64)
-    radius, elong, closed = _extent(response, xy, top, cs, peak, p)
     keep = closed & (radius >= p.min_radius) & (elong <= p.max_aspect)
     if not keep.any():
         return _none()
