@@ -34,13 +34,23 @@ def _within(a: np.ndarray, lo, hi) -> np.ndarray:
     return np.minimum(np.maximum(a, lo), hi)
 
 
+def _norm(a: np.ndarray) -> np.ndarray:
+    """np.linalg.norm(a, axis=-1) of a float array, as it computes it, without its overhead."""
+    return np.sqrt(np.add.reduce(a * a, axis=-1))
+
+
+def _ptp(a: np.ndarray) -> np.ndarray:
+    """np.ptp(a, axis=1), which is max - min, without its per-call overhead."""
+    return a.max(axis=1) - a.min(axis=1)
+
+
 def shade_distance(a: np.ndarray, b: np.ndarray, darker: float = 1 / SHADE) -> np.ndarray:
     """Colour distance that forgives shade: a die's face is lit unevenly, and a marbled die
     is lighter in places, in one hue. `a` may be up to `SHADE` times brighter than `b`, or
     down to `darker` times as bright; the distance is measured at the brighter's scale."""
     s = np.sum(a * b, axis=-1) / np.maximum(np.sum(b * b, axis=-1), 1.0)
     s = _within(s, darker, SHADE)
-    return np.linalg.norm(a - s[..., None] * b, axis=-1) * np.maximum(1.0, 1 / s)
+    return _norm(a - s[..., None] * b) * np.maximum(1.0, 1 / s)
 
 
 def pixels(bgr: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -186,9 +196,9 @@ def _ring_agreement(ring_bgr: np.ndarray, pip_bgr: np.ndarray):
     the ring that has the face's colour."""
     ordered = np.sort(ring_bgr, axis=1)  # the median of 12, without np.median's overhead
     face_bgr = (ordered[:, 5] + ordered[:, 6]) / 2
-    contrast = np.linalg.norm(pip_bgr - face_bgr, axis=1)
-    spread = np.linalg.norm(ring_bgr - face_bgr[:, None, :], axis=2)
-    return face_bgr, contrast, (spread < 0.3 * contrast[:, None] + 8).mean(axis=1)
+    contrast = _norm(pip_bgr - face_bgr)
+    spread = _norm(ring_bgr - face_bgr[:, None, :])
+    return face_bgr, contrast, (spread < 0.3 * contrast[:, None] + 8).sum(axis=1) / 12
 
 
 def _crowded(xy, r, pip_bgr, face_bgr, which: np.ndarray, p: PipParams) -> np.ndarray:
@@ -198,15 +208,14 @@ def _crowded(xy, r, pip_bgr, face_bgr, which: np.ndarray, p: PipParams) -> np.nd
     if not which.any():
         return np.zeros(0, np.intp)
     reach = (p.ring_scale + 1) * r + 1.5 + _BLURRED_RIM
-    a, b = _close_pairs(xy, float(reach[which].max()))
-    a, b = a[which[a]], b[which[a]]
+    a, b = _close_pairs(xy, float(reach[which].max()), which)
     gap = np.hypot(*(xy[a] - xy[b]).T)
     near = (gap < reach[a]) & (gap > 0) & (np.abs(r[a] - r[b]) < 0.5 * r[a])
     ia, ib = a[near], b[near]
-    alike = np.linalg.norm(pip_bgr[ia] - pip_bgr[ib], axis=1) < 0.5 * np.linalg.norm(
-        pip_bgr[ia] - face_bgr[ia], axis=1
-    )
-    return np.unique(ia[alike])
+    alike = _norm(pip_bgr[ia] - pip_bgr[ib]) < 0.5 * _norm(pip_bgr[ia] - face_bgr[ia])
+    crowded = np.zeros(len(xy), bool)
+    crowded[ia[alike]] = True
+    return np.flatnonzero(crowded)
 
 
 @lru_cache(maxsize=8)
@@ -236,8 +245,9 @@ def _glint(colour, pip_bgr, face_bgr) -> np.ndarray:
 
 
 def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
-    """Radius and elongation of each pip: along 8 rays, where colour turns nearer the face's
-    than the pip's (ignoring a glint near the centre); elongation from the outline's spread."""
+    """Radius, outline covariance (see `_elongation`) and shift to the outline's middle of
+    each pip: along 8 rays, where colour turns nearer the face's than the pip's (ignoring a
+    glint near the centre)."""
     steps, off_x, off_y = _outline_steps(p.max_radius)
     n = len(xy)
     # Bilinear samples along every ray of every pip at once, one row of the maps per pip.
@@ -260,7 +270,7 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     out = nearer_face & (steps[None, None, :] > 0.5 * r0[:, None, None])
     # Glints are on dark, grey pips of coloured dice (a white pip in the shade of a glossy
     # face is no glint on a dark spot).
-    grey_on_colour = np.ptp(pip_bgr, axis=1) <= 0.25 * np.ptp(face_bgr, axis=1)
+    grey_on_colour = _ptp(pip_bgr) <= 0.25 * _ptp(face_bgr)
     dark = np.flatnonzero(grey_on_colour & ((pip_bgr - face_bgr) @ _LUMA < 0))
     # Where a ray would end on a glint, it goes on past it: test only where each ray ends.
     pip, ray = np.nonzero(out[dark].any(axis=2))
@@ -275,30 +285,38 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     met = out.any(axis=2)
     reach = np.where(met, steps[out.argmax(axis=2)] - 0.25, steps[-1] + 0.5)
     edge = reach[..., None] * _DIRS[None, :, :]  # outline points around the centre
-    shift = edge.mean(axis=1)
+    shift = edge.sum(axis=1) / 8  # as mean() adds and divides, without its overhead
     edge = edge - shift[:, None, :]
     cov = np.einsum("nki,nkj->nij", edge, edge) / 8
-    eig = np.linalg.eigvalsh(cov)
-    elong = np.sqrt(eig[:, 1] / np.maximum(eig[:, 0], 1e-3))
     # The outline's middle is the pip's centre; the response's peak can sit off it (a glint
     # on a dark pip splits its peak). Trust the outline only where it closed all round, and
     # only a shift bigger than the outline's half-pixel steps can measure.
-    radius = reach.mean(axis=1)
+    radius = reach.sum(axis=1) / 8
     moved = np.hypot(*shift.T)
     closed = met.all(axis=1) & (moved >= 1.0) & (moved < 0.5 * radius)
-    return radius, elong, np.where(closed[:, None], shift, 0.0)
+    return radius, cov, np.where(closed[:, None], shift, 0.0)
 
 
-def _close_pairs(xy: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
-    """All ordered pairs (i, j), i == j included, whose x differ by at most `reach`."""
-    n = len(xy)
+def _elongation(cov: np.ndarray) -> np.ndarray:
+    """Long over short axis of outlines of covariance `cov` (n, 2, 2). Only the pips kept
+    need it, and LAPACK solves each matrix on its own, the same in any batch."""
+    eig = np.linalg.eigvalsh(cov)
+    return np.sqrt(eig[:, 1] / np.maximum(eig[:, 0], 1e-3))
+
+
+def _close_pairs(
+    xy: np.ndarray, reach: float, rows: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """All ordered pairs (i, j), i == j included, whose x differ by at most `reach`; only
+    those with i in `rows` (a mask) if given."""
     by_x = np.argsort(xy[:, 0], kind="stable")
     xs = xy[by_x, 0]
-    lo = np.searchsorted(xs, xs - reach, "left")
-    counts = np.searchsorted(xs, xs + reach, "right") - lo
-    first = np.repeat(np.arange(n), counts)
-    second = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-    return by_x[first], by_x[second + np.repeat(lo, counts)]
+    mine = np.arange(len(xy)) if rows is None else np.flatnonzero(rows[by_x])
+    lo = np.searchsorted(xs, xs[mine] - reach, "left")
+    counts = np.searchsorted(xs, xs[mine] + reach, "right") - lo
+    first = np.repeat(mine, counts)
+    second = np.arange(int(counts.sum())) + np.repeat(lo - (np.cumsum(counts) - counts), counts)
+    return by_x[first], by_x[second]
 
 
 def _nonzero(mask: np.ndarray) -> np.ndarray:
@@ -343,7 +361,7 @@ def _with_siblings(which, glint, xy, r, polarity, pip_bgr) -> np.ndarray:
         & (gap < 10 * r[which, None])
         & (np.abs(r[None, :] - r[which, None]) < 0.3 * r[which, None])
         & (polarity[None, :] == polarity[which, None])
-        & (np.linalg.norm(pip_bgr[None, :] - pip_bgr[which, None], axis=2) < _SIBLING_COLOUR)
+        & (_norm(pip_bgr[None, :] - pip_bgr[which, None]) < _SIBLING_COLOUR)
         & ~glint[None, :]
     )
     return which[alike.any(axis=1)]
@@ -418,18 +436,18 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     pip_bgr = around[np.arange(len(arr)), pick].astype(np.float32)
     # The response's half-height is only a first guess at a pip's outline (a pip near a die's
     # corner merges with it there): measure the outline in colour, between pip and face.
-    face_bgr = ring_colours(bgr, xy, r, p).mean(axis=1)
+    face_bgr = ring_colours(bgr, xy, r, p).sum(axis=1) / 12  # their mean
     # Spots that hardly differ from their surroundings need no closer look.
-    worth = np.linalg.norm(pip_bgr - face_bgr, axis=1) >= 0.5 * p.min_ring_contrast
+    worth = _norm(pip_bgr - face_bgr) >= 0.5 * p.min_ring_contrast
     if not worth.any():
         return _none()
     arr, xy, r, pip_bgr, face_bgr = arr[worth], xy[worth], r[worth], pip_bgr[worth], face_bgr[worth]
-    r, elong, shift = _colour_extent(bgr, xy, r, pip_bgr, face_bgr, p)
+    r, cov, shift = _colour_extent(bgr, xy, r, pip_bgr, face_bgr, p)
     # A peak off the pip's middle (a channel where the die's edge skews the response) makes
     # a round pip look long from there: measure those again from the outline's middle.
     moved = np.flatnonzero(shift.any(axis=1))
     if len(moved):
-        r[moved], elong[moved], again = _colour_extent(
+        r[moved], cov[moved], again = _colour_extent(
             bgr, xy[moved] + shift[moved], r[moved], pip_bgr[moved], face_bgr[moved], p
         )
         shift[moved] += again
@@ -465,7 +483,7 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     sp = arr[strong, 5]
     glint = np.zeros(len(strong), bool)
     size = (sr[b] >= 2 * sr[a]) & (sr[b] <= 3.5 * sr[a])
-    grey = (np.ptp(pip_bgr, axis=1) <= 0.2 * contrast)[strong[b]]
+    grey = (_ptp(pip_bgr) <= 0.2 * contrast)[strong[b]]
     glint[a[(sp[a] > sp[b]) & size & (d < sr[b]) & ~weak[strong[b]] & grey]] = True
     glint[_with_siblings(np.flatnonzero(glint), glint, sx, sr, sp, pip_bgr[strong])] = False
     sa, sb = strong[a], strong[b]
@@ -498,4 +516,5 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     # Dark or bright by brightness, whichever channel found it (yellow on teal is bright).
     polarity = np.where((pip_bgr[k] - face_bgr[k]) @ _LUMA > 0, 1.0, -1.0)
     middle = xy[k] + shift[k]  # the peak's place, for the face ring, may be off the middle
-    return Pips(middle, r[k], polarity, contrast[k], elong[k], face_bgr[k], pip_bgr[k], weak[k])
+    elong = _elongation(cov[k])
+    return Pips(middle, r[k], polarity, contrast[k], elong, face_bgr[k], pip_bgr[k], weak[k])
