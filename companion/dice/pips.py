@@ -138,7 +138,7 @@ def _ray_steps(width: int, length: int) -> tuple[np.ndarray, np.ndarray, np.ndar
 def _extent(response, at, xs, ys, top, ch, peak, p: PipParams):
     """Each peak's half-height distance along 8 rays in its channel `ch` of the black-hat
     or (`top`) the top-hat in `_responses`, where it is at flat index `at` and at (xs, ys) in
-    the frame: (radius, elongation, closed)."""
+    the frame: the indices of those closed all round, and their radius and elongation."""
     w = response.shape[1]
     h = (response.shape[0] - 2) // 2
     n_steps = p.max_radius + 1
@@ -169,12 +169,13 @@ def _extent(response, at, xs, ys, top, ch, peak, p: PipParams):
     # A ray also ends where the response starts rising again (a neighbour, a die's edge).
     end[..., 1:n_steps] |= np.diff(prof, axis=2) > rise
     first = end.argmax(axis=2)
-    closed = first < n_steps
-    reach = np.where(closed, first + 0.5, n_steps + 1.0)
+    # Only the peaks whose rays all end are measured (the others are dropped).
+    closed = np.flatnonzero(first.max(axis=1) < n_steps)
+    reach = first[closed] + 0.5
     diam = reach[:, :4] + reach[:, 4:]
-    radius = reach.mean(axis=1)
+    radius = reach.sum(axis=1) / 8
     elong = diam.max(axis=1) / np.maximum(diam.min(axis=1), 1.0)
-    return radius, elong, closed.all(axis=1)
+    return closed, radius, elong
 
 
 def ring_colours(
@@ -410,14 +411,14 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     found, xs, ys, cs, top = found[pick], xs[pick], ys[pick], cs[pick], top[pick]
     peak = strength[pick].astype(np.float32)
     ys = ys - np.where(top, h + 2, 0)  # in the frame
-    radius, elong, closed = _extent(response, found, xs, ys, top, cs, peak, p)
-    xy = np.column_stack([xs, ys]).astype(np.float64)
-    keep = closed & (radius >= p.min_radius) & (elong <= p.max_aspect)
-    if not keep.any():
+    closed, radius, elong = _extent(response, found, xs, ys, top, cs, peak, p)
+    fine = (radius >= p.min_radius) & (elong <= p.max_aspect)
+    keep = closed[fine]
+    if not len(keep):
         return _none()
     # By channel, dark before bright, as `picked` has them.
-    polarity = np.where(top, 1.0, -1.0)
-    arr = np.column_stack([xy, radius, elong, peak, polarity])[keep]
+    polarity = np.where(top[keep], 1.0, -1.0)
+    arr = np.column_stack([xs[keep], ys[keep], radius[fine], elong[fine], peak[keep], polarity])
     # One pip peaks in several channels within a pixel or two: measure it once.
     cell = np.column_stack([np.round(arr[:, :2] / 3), arr[:, 5]]).astype(np.int64)
     order = np.lexsort((-arr[:, 4], cell[:, 2], cell[:, 1], cell[:, 0]))
