@@ -209,11 +209,13 @@ def _crowded(xy, r, pip_bgr, face_bgr, which: np.ndarray, p: PipParams) -> np.nd
     if not which.any():
         return np.zeros(0, np.intp)
     reach = (p.ring_scale + 1) * r + 1.5 + _BLURRED_RIM
-    a, b = _close_pairs(xy, float(reach[which].max()), which)
-    gap = np.hypot(*(xy[a] - xy[b]).T)
+    a, b = _close_pairs(xy, reach, which)
+    gap = _gaps(xy, a, b)
     near = (gap < reach[a]) & (gap > 0) & (np.abs(r[a] - r[b]) < 0.5 * r[a])
     ia, ib = a[near], b[near]
-    alike = _norm(pip_bgr[ia] - pip_bgr[ib]) < 0.5 * _norm(pip_bgr[ia] - face_bgr[ia])
+    # Rows picked by take(axis=0): numpy's fancy indexing of rows is several times slower.
+    pip_a = pip_bgr.take(ia, axis=0)
+    alike = _norm(pip_a - pip_bgr.take(ib, axis=0)) < 0.5 * _norm(pip_a - face_bgr.take(ia, axis=0))
     crowded = np.zeros(len(xy), bool)
     crowded[ia[alike]] = True
     return np.flatnonzero(crowded)
@@ -238,9 +240,9 @@ def _glint(colour, pip_bgr, face_bgr) -> np.ndarray:
     glint = chroma <= 0.5 * (face_bgr.max(axis=1) - face_bgr.min(axis=1))
     to_face = (face_bgr - pip_bgr)[glint]
     from_pip = (colour - pip_bgr)[glint]
-    along = np.sum(from_pip * to_face, axis=1)
-    span2 = np.sum(to_face * to_face, axis=1)
-    off_line2 = np.sum(from_pip * from_pip, axis=1) - along**2 / np.maximum(span2, 1.0)
+    along = (from_pip * to_face).sum(axis=1)
+    span2 = (to_face * to_face).sum(axis=1)
+    off_line2 = (from_pip * from_pip).sum(axis=1) - along**2 / np.maximum(span2, 1.0)
     glint[glint] = off_line2 >= _OFF_LINE**2 * span2
     return glint
 
@@ -306,18 +308,27 @@ def _elongation(cov: np.ndarray) -> np.ndarray:
 
 
 def _close_pairs(
-    xy: np.ndarray, reach: float, rows: np.ndarray | None = None
+    xy: np.ndarray, reach, rows: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """All ordered pairs (i, j), i == j included, whose x differ by at most `reach`; only
-    those with i in `rows` (a mask) if given."""
+    """All ordered pairs (i, j), i == j included, whose x differ by at most `reach` (a number,
+    or one for each i); only those with i in `rows` (a mask) if given."""
     by_x = np.argsort(xy[:, 0], kind="stable")
     xs = xy[by_x, 0]
     mine = np.arange(len(xy)) if rows is None else np.flatnonzero(rows[by_x])
+    if np.ndim(reach):
+        reach = reach[by_x[mine]]
     lo = np.searchsorted(xs, xs[mine] - reach, "left")
     counts = np.searchsorted(xs, xs[mine] + reach, "right") - lo
     first = np.repeat(mine, counts)
     second = np.arange(int(counts.sum())) + np.repeat(lo - (np.cumsum(counts) - counts), counts)
     return by_x[first], by_x[second]
+
+
+def _gaps(xy: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Distances between the points a and b of `xy`: by coordinate, whose 1-D fancy indexing
+    is quicker than picking rows of xy."""
+    x, y = xy[:, 0], xy[:, 1]
+    return np.hypot(x[a] - x[b], y[a] - y[b])
 
 
 def _nonzero(mask: np.ndarray) -> np.ndarray:
@@ -347,7 +358,8 @@ def _corners(a, b, face_bgr, pip_bgr, contrast) -> np.ndarray:
     tray, and `b` the pip on it? So if `a` has the colour of `b`'s face, or a shade of it
     darker (the corner is in shade); a pip lighter than the face around the other spot (a
     white pip beside a black die's corner, on a grey tray) is no corner."""
-    return shade_distance(face_bgr[b], pip_bgr[a], darker=1.0) < 0.25 * contrast[a]
+    corner = shade_distance(face_bgr.take(b, axis=0), pip_bgr.take(a, axis=0), darker=1.0)
+    return corner < 0.25 * contrast[a]
 
 
 def _with_siblings(which, glint, xy, r, polarity, pip_bgr) -> np.ndarray:
@@ -420,11 +432,13 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     polarity = np.where(top[keep], 1.0, -1.0)
     arr = np.column_stack([xs[keep], ys[keep], radius[fine], elong[fine], peak[keep], polarity])
     # One pip peaks in several channels within a pixel or two: measure it once.
-    cell = np.column_stack([np.round(arr[:, :2] / 3), arr[:, 5]]).astype(np.int64)
-    order = np.lexsort((-arr[:, 4], cell[:, 2], cell[:, 1], cell[:, 0]))
-    cell, arr = cell[order], arr[order]
+    # Its cell (x / 3, y / 3, polarity) as one number, ordered as the three are.
+    cell = np.round(arr[:, :2] / 3)
+    cell = (cell[:, 0] * h + cell[:, 1]) * 2 + (arr[:, 5] > 0)
+    order = np.lexsort((-arr[:, 4], cell))
+    cell, arr = cell[order], arr.take(order, axis=0)
     first = np.ones(len(arr), bool)
-    first[1:] = np.any(cell[1:] != cell[:-1], axis=1)
+    first[1:] = cell[1:] != cell[:-1]
     arr = arr[first]
     xy, r = arr[:, :2], arr[:, 2]
     ix = _within(np.round(xy[:, 0]).astype(int), 1, w - 2)
@@ -475,7 +489,7 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     sx, sr = xy[strong], r[strong]
     # Only spots closer than the widest suppression reach matter to each other.
     a, b = _close_pairs(sx, 1.8 * float(sr.max()) + 0.5 if len(sr) else 0.0)
-    d = np.hypot(*(sx[a] - sx[b]).T)
+    d = _gaps(sx, a, b)
     # A small bright spot inside a dark grey pip is a glint on it, not a pip: a third of its
     # size or so. A dark spot of a colour is the shaded corner of a dark red or purple die,
     # and the white spots on it are its pips. A bright pip inside a dark spot four times its
@@ -515,7 +529,9 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
                 suppressed[j] = 1
     k = strong[np.array(keep, dtype=int)]
     # Dark or bright by brightness, whichever channel found it (yellow on teal is bright).
-    polarity = np.where((pip_bgr[k] - face_bgr[k]) @ _LUMA > 0, 1.0, -1.0)
-    middle = xy[k] + shift[k]  # the peak's place, for the face ring, may be off the middle
-    elong = _elongation(cov[k])
-    return Pips(middle, r[k], polarity, contrast[k], elong, face_bgr[k], pip_bgr[k], weak[k])
+    face_bgr, pip_bgr = face_bgr.take(k, axis=0), pip_bgr.take(k, axis=0)
+    polarity = np.where((pip_bgr - face_bgr) @ _LUMA > 0, 1.0, -1.0)
+    # The peak's place, for the face ring, may be off the middle.
+    middle = xy.take(k, axis=0) + shift.take(k, axis=0)
+    elong = _elongation(cov.take(k, axis=0))
+    return Pips(middle, r[k], polarity, contrast[k], elong, face_bgr, pip_bgr, weak[k])
