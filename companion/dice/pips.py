@@ -135,10 +135,19 @@ def _ray_steps(width: int, length: int) -> tuple[np.ndarray, np.ndarray, np.ndar
     return dx, dy, (dy * width + dx) * 3
 
 
-def _extent(response, at, xs, ys, top, ch, peak, p: PipParams):
-    """Each peak's half-height distance along 8 rays in its channel `ch` of the black-hat
-    or (`top`) the top-hat in `_responses`, where it is at flat index `at` and at (xs, ys) in
-    the frame: the indices of those closed all round, and their radius and elongation."""
+@lru_cache(maxsize=8)
+def _clip_shifts(width: int, height: int, reach: int) -> tuple[np.ndarray, np.ndarray]:
+    """How far clipping x in -reach..width+reach (and y, likewise) to the frame moves it, as
+    offsets into the flat H x width x 3 array, indexed from -reach."""
+    x = np.arange(-reach, width + reach)
+    y = np.arange(-reach, height + reach)
+    return (_within(x, 0, width - 1) - x) * 3, (_within(y, 0, height - 1) - y) * (3 * width)
+
+
+def _extent(response, at, xs, ys, peak, p: PipParams):
+    """Each peak's half-height distance along 8 rays, in its own channel of the black-hat or
+    the top-hat in `_responses`, where it is at flat index `at` (and at (xs, ys) in the
+    frame): the indices of those closed all round, and their radius and elongation."""
     w = response.shape[1]
     h = (response.shape[0] - 2) // 2
     n_steps = p.max_radius + 1
@@ -147,15 +156,12 @@ def _extent(response, at, xs, ys, top, ch, peak, p: PipParams):
     # only peaks near the frame's border need their rays clipped to it.
     idx = at[:, None, None] + flat
     edge = np.flatnonzero(
-        (xs < n_steps) | (ys < n_steps) | (xs >= w - n_steps) | (ys >= h - n_steps)
+        (np.minimum(xs, ys) < n_steps) | (xs >= w - n_steps) | (ys >= h - n_steps)
     )
     if len(edge):
-        px = _within(xs[edge, None, None] + dx, 0, w - 1)
-        py = (
-            _within(ys[edge, None, None] + dy, 0, h - 1)
-            + np.where(top[edge], h + 2, 0)[:, None, None]
-        )
-        idx[edge] = (py * w + px) * 3 + ch[edge, None, None]
+        shift_x, shift_y = _clip_shifts(w, h, n_steps)
+        idx[edge] += shift_x.take(xs[edge][:, None, None] + (dx + n_steps))
+        idx[edge] += shift_y.take(ys[edge][:, None, None] + (dy + n_steps))
     prof = np.take(response.ravel(), idx).astype(np.int16)  # (n, 8, steps)
     # The response is whole numbers, which makes its tests against fractions of the peak
     # exact in whole numbers: below 0.65 peak is below its ceiling, a rise of more than
@@ -186,9 +192,9 @@ def ring_colours(
     h, w = bgr.shape[:2]
     times, plus = scale or (p.ring_scale, 1.5)
     radius = times * r + plus
-    pts = xy[:, None, :] + radius[:, None, None] * _RING[None, :, :]
-    px = _within(np.round(pts[..., 0]).astype(int), 0, w - 1)
-    py = _within(np.round(pts[..., 1]).astype(int), 0, h - 1)
+    pts = np.round(xy[:, None, :] + radius[:, None, None] * _RING[None, :, :]).astype(int)
+    px = _within(pts[..., 0], 0, w - 1)
+    py = _within(pts[..., 1], 0, h - 1)
     return pixels(bgr, px, py).astype(np.float32)
 
 
@@ -413,17 +419,20 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     # By channel, dark before bright: a stable sort keeps each group's peaks in order.
     group = cs * 2 + top
     order = np.argsort(group, kind="stable")
-    picked = np.split(order, np.cumsum(np.bincount(group, minlength=6))[:-1])
-    for i, mine in enumerate(picked):
+    picked, start = [], 0
+    for end in np.cumsum(np.bincount(group, minlength=6)).tolist():
+        mine = order[start:end]
         if len(mine) > p.max_peaks:
             # Textured trays have many faint peaks: measure only the strongest.
             mine_strength = strength[mine].astype(np.float32)
-            picked[i] = mine[np.argpartition(-mine_strength, p.max_peaks)[: p.max_peaks]]
+            mine = mine[np.argpartition(-mine_strength, p.max_peaks)[: p.max_peaks]]
+        picked.append(mine)
+        start = end
     pick = np.concatenate(picked)
-    found, xs, ys, cs, top = found[pick], xs[pick], ys[pick], cs[pick], top[pick]
+    found, xs, ys, top = found[pick], xs[pick], ys[pick], top[pick]
     peak = strength[pick].astype(np.float32)
     ys = ys - np.where(top, h + 2, 0)  # in the frame
-    closed, radius, elong = _extent(response, found, xs, ys, top, cs, peak, p)
+    closed, radius, elong = _extent(response, found, xs, ys, peak, p)
     fine = (radius >= p.min_radius) & (elong <= p.max_aspect)
     keep = closed[fine]
     if not len(keep):
