@@ -341,8 +341,9 @@ def _gaps(xy: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _nonzero(mask: np.ndarray) -> np.ndarray:
     """Flat indices of the nonzero values of a 2-D uint8 mask, in order. Peaks are few, and
-    cv2.findNonZero looks at each value in turn: it looks at the mask folded in four (the
-    max of its quarters), as 4-byte words, then at the 16 bytes behind each word not zero."""
+    cv2.findNonZero looks at every value in turn: so it scans the mask folded in four (the
+    max of its quarters) as 4-byte words, and only the 16 bytes behind each word that is not
+    zero are looked at again."""
     h, w = mask.shape
     if w % 16 or not mask.flags.c_contiguous:
         return np.flatnonzero(mask)
