@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from itertools import accumulate, combinations, pairwise, permutations
+from itertools import accumulate, combinations, groupby, pairwise, permutations
 
 import numpy as np
 
@@ -60,7 +60,8 @@ def middle(values: np.ndarray) -> np.ndarray:
     n = len(values)
     if n <= 2:
         return (values[0] + values[n - 1]) / 2  # one or two values need no sorting
-    ordered = np.sort(values, axis=0)
+    ordered = values.copy()  # np.sort's copy and sort, without its overhead
+    ordered.sort(axis=0)
     return (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
 
 
@@ -577,21 +578,26 @@ _CIRCLE32 = np.array([(math.cos(a), math.sin(a)) for a in np.arange(32) * math.p
 def _middle_of(around: np.ndarray) -> int:
     """The face a lone pip is the middle of, from which of the points on a circle around it
     look like pips: 5 for four runs a quarter turn apart, 3 for two opposite, else 0."""
-    n = len(around)
-    if around.all() or not around.any():
+    ring = around.tolist()  # a few dozen points: plain Python is quicker than numpy here
+    n = len(ring)
+    if all(ring) or not any(ring):
         return 0
     # Runs of pip-like points, read from the start of one.
-    start = int(np.argmin(around))
-    ring = np.roll(around, -start)
-    edges = np.flatnonzero(np.diff(np.concatenate([[0], ring.astype(int), [0]])))
-    centres = (edges[0::2] + edges[1::2] - 1) / 2 + start
-    widths = edges[1::2] - edges[0::2]
-    if widths.max() > n // 6:
+    start = ring.index(False)
+    ring = ring[start:] + ring[:start]
+    centres, widths, at = [], [], 0
+    for pip_like, run in groupby(ring):
+        width = len(list(run))
+        if pip_like:
+            centres.append((2 * at + width - 1) / 2 + start)
+            widths.append(width)
+        at += width
+    if max(widths) > n // 6:
         return 0  # a run that long is no pip
-    gaps = np.diff(np.concatenate([centres, [centres[0] + n]])) * (360 / n)
-    if len(centres) == 4 and np.all(np.abs(gaps - 90) <= 25):
+    gaps = [(b - a) * (360 / n) for a, b in pairwise([*centres, centres[0] + n])]
+    if len(centres) == 4 and all(abs(gap - 90) <= 25 for gap in gaps):
         return 5
-    if len(centres) == 2 and np.all(np.abs(gaps - 180) <= 30):
+    if len(centres) == 2 and all(abs(gap - 180) <= 30 for gap in gaps):
         return 3
     return 0
 
