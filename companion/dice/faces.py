@@ -71,7 +71,10 @@ def _norms(rows: np.ndarray) -> np.ndarray:
     return np.sqrt((rows * rows).sum(axis=1))
 
 
-def _union_find_groups(n: int, pairs: list[tuple[int, int]]) -> list[np.ndarray]:
+def _union_find_groups(n: int, pairs: list[tuple[int, int]]) -> list[list[int]]:
+    """The groups of 0 to n - 1 that `pairs` link, each in increasing order, the groups in
+    the order of their first members."""
+    # Each root is its group's smallest member, so a member's parent comes before it.
     parent = list(range(n))
 
     def root(i: int) -> int:
@@ -82,12 +85,15 @@ def _union_find_groups(n: int, pairs: list[tuple[int, int]]) -> list[np.ndarray]
 
     for i, j in pairs:
         ri, rj = root(i), root(j)
-        if ri != rj:
+        if ri < rj:
+            parent[rj] = ri
+        elif rj < ri:
             parent[ri] = rj
     groups: dict[int, list[int]] = {}
-    for i in range(n):
-        groups.setdefault(root(i), []).append(i)
-    return [np.array(g) for g in groups.values()]
+    for i, up in enumerate(parent):
+        parent[i] = parent[up]  # its parent's root, found already
+        groups.setdefault(parent[i], []).append(i)
+    return list(groups.values())
 
 
 def _strong(face_bgr: np.ndarray) -> np.ndarray:
@@ -238,7 +244,8 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
     clear[~clear] = _across_a_middle(bgr, pips, fi[~clear], fj[~clear], fp)
     ii, jj = np.concatenate([ii, fi[clear]]), np.concatenate([jj, fj[clear]])
     pairs = list(zip(ii.tolist(), jj.tolist(), strict=True))
-    return [g for g in _union_find_groups(n, pairs) if sure[g].all()]
+    sure_of = sure.tolist()
+    return [np.array(g) for g in _union_find_groups(n, pairs) if all(sure_of[k] for k in g)]
 
 
 def merged_groups(pips: Pips, groups: list[np.ndarray], fp: FaceParams) -> list[np.ndarray]:
@@ -269,8 +276,12 @@ def merged_groups(pips: Pips, groups: list[np.ndarray], fp: FaceParams) -> list[
     # Whole groups join: pairs within each group, then the new links between groups.
     pairs = [(int(g[0]), int(m)) for g in groups for m in g[1:]]
     pairs += list(zip(ii.tolist(), jj.tolist(), strict=True))
-    joined = _union_find_groups(n, pairs)
-    return [g for g in joined if len(set(label[g].tolist())) >= 2 and not pips.weak[g].all()]
+    label_of, weak = label.tolist(), pips.weak.tolist()
+    return [
+        np.array(g)
+        for g in _union_find_groups(n, pairs)
+        if len({label_of[k] for k in g}) >= 2 and not all(weak[k] for k in g)
+    ]
 
 
 _AFFINE_SRC = {n: np.hstack([t, np.ones((len(t), 1))]) for n, t in TEMPLATES.items()}
