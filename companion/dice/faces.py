@@ -707,11 +707,12 @@ def _squashes(dist: np.ndarray, good: np.ndarray, dirs: np.ndarray = _SIXTEEN) -
     good rays are worked out together."""
     squash = np.empty(len(dist))
     counts = good.sum(axis=1)
-    dirs = np.broadcast_to(dirs, (*dist.shape, 2))
     for count in sorted(set(counts.tolist())):
         rows = (counts == count).nonzero()[0]
         at = good[rows]
-        dirs_at = dirs[rows][at].reshape(-1, count, 2)
+        # Shared directions are taken by the good rays' columns (np.broadcast_to is slow).
+        dirs_at = dirs[at.nonzero()[1]] if dirs.ndim == 2 else dirs[rows][at]
+        dirs_at = dirs_at.reshape(-1, count, 2)
         outline = dist[rows][at].reshape(-1, count, 1) * dirs_at
         outline -= outline.sum(axis=1, keepdims=True) / count  # np.mean's value, quicker
         low, high = np.linalg.eigvalsh(outline.transpose(0, 2, 1) @ outline).T
