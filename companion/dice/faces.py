@@ -176,14 +176,27 @@ def one_die(bgr, twos: list[Face], pips: Pips, fp: FaceParams) -> np.ndarray:
     return ~ends.all(axis=1)
 
 
+# Every pair i < j of up to _MANY pips, by j and then i: the pairs of the first n come first.
+_MANY = 256
+_PAIR_J, _PAIR_I = np.tril_indices(_MANY, -1)
+
+
 def _near_pairs(pips: Pips, reach: float):
     """Pairs i < j of pips no further apart than `reach` times the larger one's radius, row
     by row: (i, j, distance, larger radius, smaller radius). Only those can link, so only
     those are compared."""
-    xy, r = pips.xy, pips.r
-    d = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
-    i, j = np.nonzero(np.triu(d <= reach * np.maximum(r[:, None], r[None, :]), 1))
-    return i, j, d[i, j], np.maximum(r[i], r[j]), np.minimum(r[i], r[j])
+    x, y, r = pips.xy[:, 0], pips.xy[:, 1], pips.r
+    n = len(r)
+    if n <= _MANY:
+        i, j = _PAIR_I[: n * (n - 1) // 2], _PAIR_J[: n * (n - 1) // 2]
+    else:
+        i, j = np.triu_indices(n, 1)
+    d = np.hypot(x[i] - x[j], y[i] - y[j])
+    rmax = np.maximum(r[i], r[j])
+    near = (d <= reach * rmax).nonzero()[0]
+    near = near[(i[near] * n + j[near]).argsort()]  # row by row
+    i, j = i[near], j[near]
+    return i, j, d[near], rmax[near], np.minimum(r[i], r[j])
 
 
 def _across_a_middle(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams):
