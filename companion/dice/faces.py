@@ -105,17 +105,18 @@ def _along(a, b, t0, t1, d):
     """Points about every 1.5 px along each segment from a + t0 (b - a) to a + t1 (b - a),
     `d` the length of b - a: the points (n, 2), the segment each is on, and its t."""
     counts = np.maximum(2, ((t1 - t0) * d / 1.5).astype(int))
-    seg = np.repeat(np.arange(len(a)), counts)
+    seg = np.arange(len(a)).repeat(counts)  # array methods: numpy's wrappers cost more
     # k-th of m samples at t0 + k (t1 - t0) / (m - 1), as np.linspace places them
-    k = np.arange(len(seg)) - np.repeat(np.cumsum(counts) - counts, counts)
+    k = np.arange(len(seg)) - (counts.cumsum() - counts).repeat(counts)
     ts = t0[seg] + k * ((t1 - t0) / (counts - 1))[seg]
-    src, dst = a[seg], b[seg]
-    return src + ts[:, None] * (dst - src), seg, ts
+    return a[seg] + ts[:, None] * (b - a)[seg], seg, ts
 
 
 def paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams) -> np.ndarray:
     """For each pair of pips, is the straight path between them all face (no gap, seam or
     background)? Every path is sampled about every 1.5 px, skipping each pip's blurred rim."""
+    if not len(ii):
+        return np.ones(0, bool)
     a, b = pips.xy[ii], pips.xy[jj]
     d = np.hypot(*(b - a).T)
     t0 = (1.8 * pips.r[ii] + 2) / d
@@ -125,14 +126,14 @@ def paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams)
     if not len(todo):
         return clear
     pts, pair, _ = _along(a[todo], b[todo], t0[todo], t1[todo], d[todo])
-    px = np.round(pts[:, 0]).astype(int)
-    py = np.round(pts[:, 1]).astype(int)
+    px, py = pts.round().astype(int).T
     i, j = ii[todo], jj[todo]
     face = (pips.face_bgr[i] + pips.face_bgr[j]) / 2
     limit = np.minimum(
         fp.colour_tolerance, fp.path_tolerance * np.minimum(pips.contrast[i], pips.contrast[j])
     )
-    colour = off_face(pixels(bgr, px, py).astype(np.float32), face[pair])
+    seen = pixels(bgr, px, py).astype(np.float32)
+    colour = _off_face(seen, face[pair], _strong(face)[pair])  # a path's samples share a face
     worst = np.zeros(len(todo), np.float32)
     np.maximum.at(worst, pair, colour)
     clear[todo] = worst <= limit
@@ -143,9 +144,14 @@ def off_face(seen: np.ndarray, face: np.ndarray) -> np.ndarray:
     """How far colours `seen` (n, 3) are from their faces' colours (n, 3). On a die of a
     strong colour, a lighter swirl of that colour (a marbled die) is still its face; the
     tray is of another colour, the seam between two dice darker."""
-    colour = np.linalg.norm(seen - face, axis=1)
-    on = _strong(face)
-    colour[on] = shade_distance(seen[on], face[on], darker=1.0)
+    return _off_face(seen, face, _strong(face))
+
+
+def _off_face(seen: np.ndarray, face: np.ndarray, strong: np.ndarray) -> np.ndarray:
+    """`off_face`, told which faces are of a strong colour."""
+    colour = _norms(seen - face)
+    if strong.any():  # most paths and rays cross no strong colour
+        colour[strong] = shade_distance(seen[strong], face[strong], darker=1.0)
     return colour
 
 
@@ -163,12 +169,13 @@ def one_die(bgr, twos: list[Face], pips: Pips, fp: FaceParams) -> np.ndarray:
     zero, one = np.zeros(len(twos)), np.ones(len(twos))
     pts, face_of, t = _along(centre - across, centre + across, zero, one, 2 * reach)
     h, w = bgr.shape[:2]
-    px = _within(np.round(pts[:, 0]).astype(int), 0, w - 1)
-    py = _within(np.round(pts[:, 1]).astype(int), 0, h - 1)
+    px, py = pts.round().astype(int).T
+    px, py = _within(px, 0, w - 1), _within(py, 0, h - 1)
     idx = [face.pips for face in twos]
     face_bgr = np.array([middle(pips.face_bgr[i]) for i in idx], np.float32)
     contrast = np.array([pips.contrast[i].min() for i in idx])
-    colour = off_face(pixels(bgr, px, py).astype(np.float32), face_bgr[face_of])
+    seen = pixels(bgr, px, py).astype(np.float32)
+    colour = _off_face(seen, face_bgr[face_of], _strong(face_bgr)[face_of])
     limit = np.minimum(fp.colour_tolerance, fp.path_tolerance * contrast)
     # A glint or a swirl may cross one half; the tray lies beyond both ends.
     ends = np.zeros((len(twos), 2), bool)
@@ -215,7 +222,7 @@ def _across_a_middle(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FacePa
     halfway &= np.maximum(pips.r[k], pips.r[ii]) <= fp.radius_ratio * np.minimum(
         pips.r[k], pips.r[ii]
     )
-    halfway &= np.linalg.norm(pips.pip_bgr[k] - pips.pip_bgr[ii], axis=1) <= 2 * fp.colour_tolerance
+    halfway &= _norms(pips.pip_bgr[k] - pips.pip_bgr[ii]) <= 2 * fp.colour_tolerance
     both = halfway.copy()
     both[halfway] = paths_clear(bgr, pips, ii[halfway], k[halfway], fp) & paths_clear(
         bgr, pips, k[halfway], jj[halfway], fp
@@ -237,9 +244,9 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
         & (np.maximum(elong[i], elong[j]) <= 1.4 * np.minimum(elong[i], elong[j]))
         & (rmax <= fp.radius_ratio * rmin)
         & (pips.polarity[i] == pips.polarity[j])
-        & (np.linalg.norm(pips.pip_bgr[i] - pips.pip_bgr[j], axis=1) <= 2 * fp.colour_tolerance)
+        & (_norms(pips.pip_bgr[i] - pips.pip_bgr[j]) <= 2 * fp.colour_tolerance)
     )
-    colour = np.linalg.norm(pips.face_bgr[i] - pips.face_bgr[j], axis=1)
+    colour = _norms(pips.face_bgr[i] - pips.face_bgr[j])
     link = shaped & (colour <= fp.colour_tolerance) & (d <= fp.link_distance * rmax)
     ii, jj = i[link], j[link]
     clear = paths_clear(bgr, pips, ii, jj, fp)
@@ -276,7 +283,7 @@ def merged_groups(pips: Pips, groups: list[np.ndarray], fp: FaceParams) -> list[
         & top[j]
         & (rmax <= fp.radius_ratio * rmin)
         & (pips.polarity[i] == pips.polarity[j])
-        & (np.linalg.norm(pips.pip_bgr[i] - pips.pip_bgr[j], axis=1) <= fp.colour_tolerance)
+        & (_norms(pips.pip_bgr[i] - pips.pip_bgr[j]) <= fp.colour_tolerance)
     )
     i, j = i[alike], j[alike]
     label = np.arange(n) + n  # a weak pip is in no group: its own
