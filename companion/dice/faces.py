@@ -381,6 +381,22 @@ _SHORT = {
 _ORDERS = {n: np.array(list(permutations(range(n)))) for n in (3, 4, 5)}
 
 
+def _short_patterns(kept: list[np.ndarray]) -> tuple:
+    """What `fit_short` needs of each way of leaving pips out, one row each: the pips kept
+    about their middle and its conjugate (ways, n), the sum of their squared lengths, and
+    their middle."""
+    about = np.array([k - k.mean() for k in kept])
+    return (
+        about,
+        about.conj(),
+        np.array([(abs(t) ** 2).sum() for t in about]),
+        [k.mean() for k in kept],
+    )
+
+
+_SHORT_PATTERNS = {key: _short_patterns(kept) for key, kept in _SHORT.items()}
+
+
 def fit_short(
     points: np.ndarray, lost: int = 1
 ) -> tuple[int, float, float, float, np.ndarray] | None:
@@ -394,17 +410,19 @@ def fit_short(
     seen = points @ np.array([1, 1j])
     mean = seen.mean()
     found = seen[_ORDERS[n]]  # (orders, n)
+    # Every way of leaving pips out at once: (ways, orders) below.
+    t, t_conj, size, middles = _SHORT_PATTERNS[n + lost, lost]
+    # least-squares turn and scale of the pattern onto each order of the pips
+    a = ((found - mean) * t_conj[:, None, :]).sum(axis=2) / size[:, None]
+    # (an order whose best scale is nought, the pips no turn of the pattern, fits worst)
+    worst = abs(a[:, :, None] * t[:, None, :] + mean - found).max(axis=2)
+    worst /= np.maximum(abs(a), 1e-9)
     best = None
-    for kept in _SHORT[n + lost, lost]:
-        t = kept - kept.mean()
-        # least-squares turn and scale of the pattern onto each order of the pips
-        a = ((found - mean) * t.conj()).sum(axis=1) / (abs(t) ** 2).sum()
-        # (an order whose best scale is nought, the pips no turn of the pattern, fits worst)
-        worst = abs(a[:, None] * t + mean - found).max(axis=1) / np.maximum(abs(a), 1e-9)
-        k = int(worst.argmin())
-        if best is None or worst[k] < best[0]:
-            centre = mean - a[k] * kept.mean()
-            best = (float(worst[k]), float(abs(a[k])), float(np.angle(a[k])), centre)
+    for way, k in enumerate(worst.argmin(axis=1).tolist()):
+        if best is None or worst[way, k] < best[0]:
+            ak = a[way, k]
+            centre = mean - ak * middles[way]
+            best = (float(worst[way, k]), float(abs(ak)), float(np.angle(ak)), centre)
     residual, spacing, angle, centre = best
     return n + lost, residual, spacing, angle, np.array([centre.real, centre.imag])
 
