@@ -593,7 +593,8 @@ class _Probes:
             # A lighter swirl of a strong colour is still the face, as on a path (above).
             face = faces[:, :3]
             strong = _strong(face)
-            from_face[strong] = shade_distance(colour[strong], face[strong], darker=1.0)
+            if strong.any():
+                from_face[strong] = shade_distance(colour[strong], face[strong], darker=1.0)
             answer = from_face < faces[:, 3]
         ends = list(accumulate(len(pts) for pts, _ in todo))
         return [answer[e - len(pts) : e] for (pts, _), e in zip(todo, ends, strict=True)]
@@ -742,19 +743,24 @@ class _Block:
 def _squashes(dist: np.ndarray, good: np.ndarray, dirs: np.ndarray = _SIXTEEN) -> list[float]:
     """Short over long axis of the outline that the `good` rays of each row of (m, k)
     distances along `dirs` (k, 2), or each row's own (m, k, 2), draw. Rows with as many
-    good rays are worked out together."""
-    squash = np.empty(len(dist))
+    good rays are worked out together, and all their spreads' axes at once."""
+    if not len(dist):
+        return []
     counts = good.sum(axis=1)
+    groups, spreads = [], []
     for count in sorted(set(counts.tolist())):
         rows = (counts == count).nonzero()[0]
+        groups.append(rows)
         at = good[rows]
         # Shared directions are taken by the good rays' columns (np.broadcast_to is slow).
         dirs_at = dirs[at.nonzero()[1]] if dirs.ndim == 2 else dirs[rows][at]
         dirs_at = dirs_at.reshape(-1, count, 2)
         outline = dist[rows][at].reshape(-1, count, 1) * dirs_at
         outline -= outline.sum(axis=1, keepdims=True) / count  # np.mean's value, quicker
-        low, high = np.linalg.eigvalsh(outline.transpose(0, 2, 1) @ outline).T
-        squash[rows] = np.sqrt(np.maximum(low, 0.0) / high)
+        spreads.append(outline.transpose(0, 2, 1) @ outline)
+    low, high = np.linalg.eigvalsh(np.concatenate(spreads)).T  # each matrix's own
+    squash = np.empty(len(dist))
+    squash[np.concatenate(groups)] = np.sqrt(np.maximum(low, 0.0) / high)
     return squash.tolist()
 
 
@@ -779,7 +785,8 @@ class _Ones(_Block):
         reach = np.where(np.isfinite(near), near, 0.0)
         # Two steps past where the ray stopped, and one most of a pip's width past it: a
         # seam between two dice touching is dark like a pip, but thin.
-        across = np.column_stack([np.ones_like(r), 2 * np.ones_like(r), 1 + 0.8 * r])
+        across = np.empty((len(r), 3))  # (np.column_stack is slow)
+        across[:, 0], across[:, 1], across[:, 2] = 1.0, 2.0, 1 + 0.8 * r
         steps = (reach[..., None] + across[:, None, :])[..., None]
         ahead = centre[:, :, None, :] + steps * _SIXTEEN[:, None, :]
         beyond = centre + (reach + (2.2 * r)[:, None] + 1)[..., None] * _SIXTEEN
@@ -829,16 +836,20 @@ class _Ones(_Block):
         # others draw the die's outline, if most of it, lopsided or not.
         shaped = good & ~at_once
         drawn = (shaped.sum(axis=1) >= 12).nonzero()[0]
-        for k, squash in zip(drawn.tolist(), _squashes(dist[drawn], shaped[drawn]), strict=True):
-            self.faces[k].outline = squash
         for face, seen_as in zip(self.faces, _middles_of(at_corners).tolist(), strict=True):
             face.seen_as = seen_as
         # How square a 1's die looks, from its outline rather than from its pip, which a
         # glint can make look long. (Not for a pip with a lopsided face around it: a pip on
         # a side face has the whole die around it.)
         outlined = ((good.sum(axis=1) >= 12) & ~lopsided).nonzero()[0]
-        squashes = _squashes(dist[outlined], good[outlined])
-        for k, squash in zip(outlined.tolist(), squashes, strict=True):
+        # Both outlines' squashes at once, the drawn ones first.
+        squashes = _squashes(
+            np.concatenate([dist[drawn], dist[outlined]]),
+            np.concatenate([shaped[drawn], good[outlined]]),
+        )
+        for k, squash in zip(drawn.tolist(), squashes[: len(drawn)], strict=True):
+            self.faces[k].outline = squash
+        for k, squash in zip(outlined.tolist(), squashes[len(drawn) :], strict=True):
             self.faces[k].squash = squash
         self._finish(dist, _SIXTEEN, good, missing)
 
