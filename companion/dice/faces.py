@@ -680,12 +680,16 @@ class _PipRows:
     def __init__(self, faces: list[Face]) -> None:
         self.counts = np.array([len(face.pips) for face in faces])
         self.valid = np.arange(self.counts.max()) < self.counts[:, None]
+        self.padding = ~self.valid
         self.idx = np.zeros(self.valid.shape, int)
         self.idx[self.valid] = np.concatenate([face.pips for face in faces])
+        # Where each row's middle two values lie once sorted (one and the same for odd counts)
+        self.at_middle = np.arange(len(faces)), (self.counts - 1) // 2, self.counts // 2
 
     def _rows(self, values: np.ndarray, pad: float) -> np.ndarray:
         got = values[self.idx]
-        return np.where(self.valid.reshape(*self.valid.shape, *[1] * (got.ndim - 2)), got, pad)
+        got[self.padding] = pad
+        return got
 
     def middles(self, values: np.ndarray) -> np.ndarray:
         """`middle(values[face.pips])` of each face (its pips first, the padding after)."""
@@ -693,8 +697,8 @@ class _PipRows:
             return values[self.idx[:, 0]]  # the middle of one value is that value
         ordered = self._rows(values, np.inf)
         ordered.sort(axis=1)
-        rows, n = np.arange(len(ordered)), self.counts
-        return (ordered[rows, (n - 1) // 2] + ordered[rows, n // 2]) / 2
+        rows, low, high = self.at_middle
+        return (ordered[rows, low] + ordered[rows, high]) / 2
 
     def largest(self, values: np.ndarray) -> np.ndarray:
         return self._rows(values, -np.inf).max(axis=1)
