@@ -37,7 +37,6 @@ SPACING = (1.7, 4.5)
 # are big for their spacing (on the photos, such 6s measured 2.3 to 3.5), and a 3 with a
 # pip of the die beside it fits a 6 two short too, spread wider (4.1 on a synthetic tray).
 TWO_LOST_SPACING = 3.5
-_AROUND = np.mgrid[-1:2, -1:2].reshape(2, -1)  # (dx, dy) of a pixel's 3 x 3
 _SUM = np.ones((1, 3))  # B + G + R, for cv2.transform
 # Least pips of a die found again from pips that made no face: a few spots of one colour fit
 # a 2, 3 or 4 in many places (keys of a keyboard, the studs of a tray's wall, a die's side
@@ -56,20 +55,28 @@ def _spots(frame, centre, half, pip_bgr, contrast, own_xy):
     # squared colour distance to the pip's, in OpenCV: many times quicker than NumPy here
     off = cv2.absdiff(frame[y0:y1, x0:x1], (*pip_bgr.tolist(), 0))
     far = cv2.transform(cv2.multiply(off, off, dtype=cv2.CV_32F), _SUM)
-    near = (far < (PIP_COLOUR * contrast) ** 2).astype(np.uint8)
+    near = (far < (PIP_COLOUR * contrast) ** 2).view(np.uint8)  # 0 or 1, not copied
     _, labels, stats, centroids = cv2.connectedComponentsWithStats(near, connectivity=8)
     area = stats[:, cv2.CC_STAT_AREA].astype(float)
-    # the face's pips lie in the window (nearer its middle than `half`, and in the frame),
-    # each rounded to a pixel of it; their spot is the biggest in the 3 x 3 pixels there (kept
-    # to the window): the pip's colour is that of its most extreme pixel, and the one at its
-    # middle may be a glint, or of neither colour on a small blurred pip
-    ox = np.round(own_xy[:, :1]).astype(int) - x0 + _AROUND[0]
-    oy = np.round(own_xy[:, 1:]).astype(int) - y0 + _AROUND[1]
-    by_own = labels[np.clip(oy, 0, y1 - y0 - 1), np.clip(ox, 0, x1 - x0 - 1)]
-    own_area = np.where(by_own > 0, area[by_own], 0.0).max(axis=1)
+    areas = area.tolist()
+    own_area = np.array(
+        [_own_spot(labels, areas, round(x) - x0, round(y) - y0) for x, y in own_xy.tolist()]
+    )
     # label 0 is what is not of the pip's colour
     wh = stats[1:, cv2.CC_STAT_WIDTH : cv2.CC_STAT_HEIGHT + 1].astype(float)
     return centroids[1:] + np.array([x0, y0]), area[1:], wh, own_area
+
+
+def _own_spot(labels: np.ndarray, areas: list[float], x: int, y: int) -> float:
+    """The area of a face's pip at pixel (x, y) of the window `labels`, as a spot: the
+    biggest spot in the 3 x 3 pixels around it (kept to the window), 0.0 if none. The pip's
+    colour is that of its most extreme pixel, and the one at its middle may be a glint, or of
+    neither colour on a small blurred pip. A pip lies in the window (nearer its middle than
+    its half-width, and in the frame). A few pips: quicker in plain Python than in NumPy."""
+    h, w = labels.shape
+    rows = slice(min(max(y - 1, 0), h - 1), min(max(y + 1, 0), h - 1) + 1)
+    cols = slice(min(max(x - 1, 0), w - 1), min(max(x + 1, 0), w - 1) + 1)
+    return max((areas[k] for row in labels[rows, cols].tolist() for k in row if k), default=0.0)
 
 
 def recounted(
@@ -94,7 +101,7 @@ def recounted(
     pip_bgr = facefit.middle(pips.pip_bgr[own])
     face_bgr = facefit.middle(pips.face_bgr[own])
     r = float(facefit.middle(pips.r[own]))
-    contrast = float(np.linalg.norm(pip_bgr - face_bgr))
+    contrast = _length(pip_bgr - face_bgr)
     reach = REACH * face.spacing / facefit.PIP_OFFSET
     if face.face == 2:
         # Two pips read as a 2 may be no corners across a face but neighbours along its edge
@@ -107,10 +114,12 @@ def recounted(
     fits = (area >= PIP_AREA[0] * known) & (area <= PIP_AREA[1] * known)
     fits &= (wh.max(axis=1) <= ROUND * wh.min(axis=1)) & (area >= FILL * wh.prod(axis=1))
     fits &= np.hypot(*(xy - face.centre).T) <= reach
-    read_by = np.flatnonzero(taken)
-    gap = np.hypot(*(xy[:, None, :] - pips.xy[read_by][None]).transpose(2, 0, 1))
-    fits &= (gap > APART * pips.r[read_by][None]).all(axis=1)
     new = np.flatnonzero(fits)
+    if not len(new):
+        return None  # most often: no spot need be measured against the pips read
+    read_by = np.flatnonzero(taken)
+    gap = np.hypot(*(xy[new, None, :] - pips.xy[read_by][None]).transpose(2, 0, 1))
+    new = new[(gap > APART * pips.r[read_by][None]).all(axis=1)]
     if not len(new):
         return None
     radius = np.sqrt(area[new] / math.pi)
@@ -118,7 +127,8 @@ def recounted(
     off = facefit.off_face(ring.reshape(-1, 3), np.broadcast_to(face_bgr, (ring.size // 3, 3)))
     face_like = off.reshape(len(new), -1) <= profile.faces.colour_tolerance
     # the face's other pips, close by on a small die, cross the ring too
-    pip_like = np.linalg.norm(ring - pip_bgr, axis=2) < PIP_COLOUR * contrast
+    off_pip = ring - pip_bgr
+    pip_like = np.sqrt((off_pip * off_pip).sum(axis=2)) < PIP_COLOUR * contrast  # as norm's
     inside = face_like.sum(axis=1) / np.maximum((~pip_like).sum(axis=1), 1)
     keep = inside >= FACE_RING
     new, radius = new[keep], radius[keep]
@@ -146,6 +156,11 @@ def recounted(
     if whole is None or not spaced(whole, r):
         return None
     return whole
+
+
+def _length(v: np.ndarray) -> float:
+    """np.linalg.norm of a vector, worked out as it does, without its overhead."""
+    return math.sqrt(v.dot(v))
 
 
 def spaced(face: facefit.Face, r: float) -> bool:
