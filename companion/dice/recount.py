@@ -56,7 +56,9 @@ def _spots(frame, centre, half, pip_bgr, contrast, own_xy):
     off = cv2.absdiff(frame[y0:y1, x0:x1], (*pip_bgr.tolist(), 0))
     far = cv2.transform(cv2.multiply(off, off, dtype=cv2.CV_32F), _SUM)
     near = (far < (PIP_COLOUR * contrast) ** 2).view(np.uint8)  # 0 or 1, not copied
-    _, labels, stats, centroids = cv2.connectedComponentsWithStats(near, connectivity=8)
+    _, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
+        near, 8, _label_type(near.shape), cv2.CCL_DEFAULT
+    )
     area = stats[:, cv2.CC_STAT_AREA].astype(float)
     areas = area.tolist()
     own_area = np.array(
@@ -65,6 +67,14 @@ def _spots(frame, centre, half, pip_bgr, contrast, own_xy):
     # label 0 is what is not of the pip's colour
     wh = stats[1:, cv2.CC_STAT_WIDTH : cv2.CC_STAT_HEIGHT + 1].astype(float)
     return centroids[1:] + np.array([x0, y0]), area[1:], wh, own_area
+
+
+def _label_type(shape: tuple[int, int]) -> int:
+    """16-bit labels where they cannot run out, which OpenCV finds in half the time of 32-bit
+    ones, the same labels: spots that do not touch (8-connected) have no two pixels in one
+    2 x 2 block."""
+    h, w = shape
+    return cv2.CV_16U if (h + 1) // 2 * ((w + 1) // 2) < 2**16 else cv2.CV_32S
 
 
 def _own_spot(labels: np.ndarray, areas: list[float], x: int, y: int) -> float:
