@@ -670,12 +670,16 @@ def _one_per_place(
     - a die that shows a second face with pips leans, against the tray wall or another die,
       unless that face lies where a flat die shows a side (`_side_ward`) and looks like one,
       seen at a glancing angle: its pips long or small."""
+    # Where each face lies and its die's size, as plain floats: looked up for every pair.
+    place = {id(f): (_centre(f), _size(f)) for f in found}
     kept: list[facefit.Face] = []
     for f in found:
+        centre, size = place[id(f)]
         over = [
             k
             for k in kept
-            if math.dist(f.centre, k.centre) <= profile.dice.overlap * max(_size(f), _size(k))
+            if math.dist(centre, place[id(k)][0])
+            <= profile.dice.overlap * max(size, place[id(k)][1])
         ]
         if not over:
             kept.append(f)
