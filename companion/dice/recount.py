@@ -122,7 +122,8 @@ def recounted(
         return None  # its own pips are not spots of their colour: the colour tells nothing
     known = float(facefit.middle(own_area))
     fits = (area >= PIP_AREA[0] * known) & (area <= PIP_AREA[1] * known)
-    fits &= (wh.max(axis=1) <= ROUND * wh.min(axis=1)) & (area >= FILL * wh.prod(axis=1))
+    w, h = wh.T  # ufuncs on the two columns: quicker than reducing each row of two
+    fits &= (np.maximum(w, h) <= ROUND * np.minimum(w, h)) & (area >= FILL * (w * h))
     fits &= np.hypot(*(xy - face.centre).T) <= reach
     new = np.flatnonzero(fits)
     if not len(new):
