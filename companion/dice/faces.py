@@ -9,7 +9,7 @@ from itertools import accumulate, combinations, groupby, pairwise, permutations
 
 import numpy as np
 
-from companion.dice.pips import Pips, pixels, shade_distance
+from companion.dice.pips import Pips, norms, pixels, shade_distance
 from companion.dice.profile import DiceParams, FaceParams
 from companion.dice.synth import PIP_LAYOUT, PIP_OFFSET
 
@@ -63,12 +63,6 @@ def middle(values: np.ndarray) -> np.ndarray:
     ordered = values.copy()  # np.sort's copy and sort, without its overhead
     ordered.sort(axis=0)
     return (ordered[(n - 1) // 2] + ordered[n // 2]) / 2
-
-
-def _norms(rows: np.ndarray) -> np.ndarray:
-    """np.linalg.norm(rows, axis=1) of (n, 3) rows, worked out as it does, without its
-    overhead."""
-    return np.sqrt((rows * rows).sum(axis=1))
 
 
 def _union_find_groups(n: int, pairs: list[tuple[int, int]]) -> list[list[int]]:
@@ -149,7 +143,7 @@ def off_face(seen: np.ndarray, face: np.ndarray) -> np.ndarray:
 
 def _off_face(seen: np.ndarray, face: np.ndarray, strong: np.ndarray) -> np.ndarray:
     """`off_face`, told which faces are of a strong colour."""
-    colour = _norms(seen - face)
+    colour = norms(seen - face)
     if strong.any():  # most paths and rays cross no strong colour
         colour[strong] = shade_distance(seen[strong], face[strong], darker=1.0)
     return colour
@@ -222,7 +216,7 @@ def _across_a_middle(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FacePa
     halfway &= np.maximum(pips.r[k], pips.r[ii]) <= fp.radius_ratio * np.minimum(
         pips.r[k], pips.r[ii]
     )
-    halfway &= _norms(pips.pip_bgr[k] - pips.pip_bgr[ii]) <= 2 * fp.colour_tolerance
+    halfway &= norms(pips.pip_bgr[k] - pips.pip_bgr[ii]) <= 2 * fp.colour_tolerance
     both = halfway.copy()
     both[halfway] = paths_clear(bgr, pips, ii[halfway], k[halfway], fp) & paths_clear(
         bgr, pips, k[halfway], jj[halfway], fp
@@ -244,9 +238,9 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
         & (np.maximum(elong[i], elong[j]) <= 1.4 * np.minimum(elong[i], elong[j]))
         & (rmax <= fp.radius_ratio * rmin)
         & (pips.polarity[i] == pips.polarity[j])
-        & (_norms(pips.pip_bgr[i] - pips.pip_bgr[j]) <= 2 * fp.colour_tolerance)
+        & (norms(pips.pip_bgr[i] - pips.pip_bgr[j]) <= 2 * fp.colour_tolerance)
     )
-    colour = _norms(pips.face_bgr[i] - pips.face_bgr[j])
+    colour = norms(pips.face_bgr[i] - pips.face_bgr[j])
     link = shaped & (colour <= fp.colour_tolerance) & (d <= fp.link_distance * rmax)
     ii, jj = i[link], j[link]
     clear = paths_clear(bgr, pips, ii, jj, fp)
@@ -283,7 +277,7 @@ def merged_groups(pips: Pips, groups: list[np.ndarray], fp: FaceParams) -> list[
         & top[j]
         & (rmax <= fp.radius_ratio * rmin)
         & (pips.polarity[i] == pips.polarity[j])
-        & (_norms(pips.pip_bgr[i] - pips.pip_bgr[j]) <= fp.colour_tolerance)
+        & (norms(pips.pip_bgr[i] - pips.pip_bgr[j]) <= fp.colour_tolerance)
     )
     i, j = i[alike], j[alike]
     label = np.arange(n) + n  # a weak pip is in no group: its own
@@ -585,9 +579,9 @@ class _Probes:
         px = _within(points[:, 0].round().astype(int), 0, w - 1)
         py = _within(points[:, 1].round().astype(int), 0, h - 1)
         colour = _at(bgr, px, py).astype(np.float32)
-        from_face = _norms(colour - faces[:, :3])
+        from_face = norms(colour - faces[:, :3])
         if pip:
-            from_pip = _norms(colour - faces[:, 3:6])
+            from_pip = norms(colour - faces[:, 3:6])
             answer = (from_face > faces[:, 6]) & (from_pip < from_face)
         else:
             # A lighter swirl of a strong colour is still the face, as on a path (above).

@@ -34,16 +34,16 @@ def _within(a: np.ndarray, lo, hi) -> np.ndarray:
     return np.minimum(np.maximum(a, lo), hi)
 
 
-def _norm(a: np.ndarray) -> np.ndarray:
+def norms(a: np.ndarray) -> np.ndarray:
     """np.linalg.norm(a, axis=-1) of colours (..., 3): the squares added in the order numpy
     adds them, then the root, without its overhead and its slow reduction of short rows."""
     sq = a * a
     return np.sqrt(sq[..., 0] + sq[..., 1] + sq[..., 2])
 
 
-def _ptp(a: np.ndarray) -> np.ndarray:
-    """np.ptp(a, axis=1), which is max - min, without its per-call overhead."""
-    return a.max(axis=1) - a.min(axis=1)
+def ptp(a: np.ndarray) -> np.ndarray:
+    """np.ptp(a, axis=-1), which is max - min, without its per-call overhead."""
+    return a.max(axis=-1) - a.min(axis=-1)
 
 
 def shade_distance(a: np.ndarray, b: np.ndarray, darker: float = 1 / SHADE) -> np.ndarray:
@@ -205,8 +205,8 @@ def _ring_agreement(ring_bgr: np.ndarray, pip_bgr: np.ndarray):
     the ring that has the face's colour."""
     ordered = np.sort(ring_bgr, axis=1)  # the median of 12, without np.median's overhead
     face_bgr = (ordered[:, 5] + ordered[:, 6]) / 2
-    contrast = _norm(pip_bgr - face_bgr)
-    spread = _norm(ring_bgr - face_bgr[:, None, :])
+    contrast = norms(pip_bgr - face_bgr)
+    spread = norms(ring_bgr - face_bgr[:, None, :])
     return face_bgr, contrast, (spread < 0.3 * contrast[:, None] + 8).sum(axis=1) / 12
 
 
@@ -223,7 +223,7 @@ def _crowded(xy, r, pip_bgr, face_bgr, which: np.ndarray, p: PipParams) -> np.nd
     ia, ib = a[near], b[near]
     # Rows picked by take(axis=0): numpy's fancy indexing of rows is several times slower.
     pip_a = pip_bgr.take(ia, axis=0)
-    alike = _norm(pip_a - pip_bgr.take(ib, axis=0)) < 0.5 * _norm(pip_a - face_bgr.take(ia, axis=0))
+    alike = norms(pip_a - pip_bgr.take(ib, axis=0)) < 0.5 * norms(pip_a - face_bgr.take(ia, axis=0))
     crowded = np.zeros(len(xy), bool)
     crowded[ia[alike]] = True
     return np.flatnonzero(crowded)
@@ -281,7 +281,7 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     out = nearer_face & (steps[None, None, :] > 0.5 * r0[:, None, None])
     # Glints are on dark, grey pips of coloured dice (a white pip in the shade of a glossy
     # face is no glint on a dark spot).
-    grey_on_colour = _ptp(pip_bgr) <= 0.25 * _ptp(face_bgr)
+    grey_on_colour = ptp(pip_bgr) <= 0.25 * ptp(face_bgr)
     dark = np.flatnonzero(grey_on_colour & ((pip_bgr - face_bgr) @ _LUMA < 0))
     # Where a ray would end on a glint, it goes on past it: test only where each ray ends.
     pip, ray = np.nonzero(out[dark].any(axis=2))
@@ -383,7 +383,7 @@ def _with_siblings(which, glint, xy, r, polarity, pip_bgr) -> np.ndarray:
         & (gap < 10 * r[which, None])
         & (np.abs(r[None, :] - r[which, None]) < 0.3 * r[which, None])
         & (polarity[None, :] == polarity[which, None])
-        & (_norm(pip_bgr[None, :] - pip_bgr[which, None]) < _SIBLING_COLOUR)
+        & (norms(pip_bgr[None, :] - pip_bgr[which, None]) < _SIBLING_COLOUR)
         & ~glint[None, :]
     )
     return which[alike.any(axis=1)]
@@ -465,7 +465,7 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     # corner merges with it there): measure the outline in colour, between pip and face.
     face_bgr = ring_colours(bgr, xy, r, p).sum(axis=1) / 12  # their mean
     # Spots that hardly differ from their surroundings need no closer look.
-    worth = _norm(pip_bgr - face_bgr) >= 0.5 * p.min_ring_contrast
+    worth = norms(pip_bgr - face_bgr) >= 0.5 * p.min_ring_contrast
     if not worth.any():
         return _none()
     arr, xy, r, pip_bgr, face_bgr = arr[worth], xy[worth], r[worth], pip_bgr[worth], face_bgr[worth]
@@ -510,7 +510,7 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     sp = arr[strong, 5]
     glint = np.zeros(len(strong), bool)
     size = (sr[b] >= 2 * sr[a]) & (sr[b] <= 3.5 * sr[a])
-    grey = (_ptp(pip_bgr) <= 0.2 * contrast)[strong[b]]
+    grey = (ptp(pip_bgr) <= 0.2 * contrast)[strong[b]]
     glint[a[(sp[a] > sp[b]) & size & (d < sr[b]) & ~weak[strong[b]] & grey]] = True
     glint[_with_siblings(np.flatnonzero(glint), glint, sx, sr, sp, pip_bgr[strong])] = False
     sa, sb = strong[a], strong[b]

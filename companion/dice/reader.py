@@ -96,7 +96,7 @@ def _face_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.F
             doubtful = (
                 not clear
                 and r >= profile.pips.min_radius
-                and _spread(pips.pip_bgr[i]) - _spread(pips.face_bgr[i]) >= PAINTED_HUE
+                and pipfind.ptp(pips.pip_bgr[i]) - pipfind.ptp(pips.face_bgr[i]) >= PAINTED_HUE
             )
             if pips.elongation[i] > longest or not (clear or doubtful):
                 return None
@@ -131,11 +131,6 @@ def _pair_unalike(pair: np.ndarray) -> bool:
     return max(a, b) > TWO_ALIKE * min(a, b)
 
 
-def _spread(values: np.ndarray) -> float:
-    """np.ptp, worked out as it does (the largest less the least), without its overhead."""
-    return values.max() - values.min()
-
-
 def _like(own: np.ndarray, pips: pipfind.Pips, profile: Profile, shape=None) -> np.ndarray:
     """Pips that may join the face of pips `own`: seen from above (a pip on a side face
     looks long), of its polarity, size and colour. `shape` is (longest, biggest) such a pip
@@ -148,15 +143,10 @@ def _like(own: np.ndarray, pips: pipfind.Pips, profile: Profile, shape=None) -> 
         & (pips.r >= 0.6 * r)
         & (pips.r <= biggest * r)
         & (
-            _norms(pips.pip_bgr - facefit.middle(pips.pip_bgr[own]))
+            pipfind.norms(pips.pip_bgr - facefit.middle(pips.pip_bgr[own]))
             <= 2 * profile.faces.colour_tolerance
         )
     )
-
-
-def _norms(rows: np.ndarray) -> np.ndarray:
-    """np.linalg.norm(rows, axis=1), worked out as it does, without its overhead."""
-    return np.sqrt((rows * rows).sum(axis=1))
 
 
 def _with_weak(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
@@ -335,7 +325,7 @@ def _unlike(idx: np.ndarray, pips: pipfind.Pips) -> float:
     """How much the pips of one face differ in size and shape (a face's pips are alike; a
     side face's, seen at a slant, are smaller and longer than its top face's)."""
     r, el = pips.r[idx], pips.elongation[idx]
-    return float(_spread(r) / r.mean() + _spread(el) / el.mean())
+    return float(pipfind.ptp(r) / r.mean() + pipfind.ptp(el) / el.mean())
 
 
 def _completed(frame, faces: list[facefit.Face], pips: pipfind.Pips, profile: Profile) -> list:

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from companion.dice import faces as facefit
-from companion.dice.pips import Pips, ring_colours
+from companion.dice.pips import Pips, norms, ring_colours
 from companion.dice.profile import Profile
 
 PIP_COLOUR = 0.45  # farthest a pip's pixel lies from the pip's colour, times its contrast
@@ -111,7 +111,7 @@ def recounted(
     pip_bgr = facefit.middle(pips.pip_bgr[own])
     face_bgr = facefit.middle(pips.face_bgr[own])
     r = float(facefit.middle(pips.r[own]))
-    contrast = _length(pip_bgr - face_bgr)
+    contrast = float(np.linalg.norm(pip_bgr - face_bgr))
     reach = REACH * face.spacing / facefit.PIP_OFFSET
     if face.face == 2:
         # Two pips read as a 2 may be no corners across a face but neighbours along its edge
@@ -138,8 +138,7 @@ def recounted(
     off = facefit.off_face(ring.reshape(-1, 3), np.broadcast_to(face_bgr, (ring.size // 3, 3)))
     face_like = off.reshape(len(new), -1) <= profile.faces.colour_tolerance
     # the face's other pips, close by on a small die, cross the ring too
-    off_pip = ring - pip_bgr
-    pip_like = np.sqrt((off_pip * off_pip).sum(axis=2)) < PIP_COLOUR * contrast  # as norm's
+    pip_like = norms(ring - pip_bgr) < PIP_COLOUR * contrast
     inside = face_like.sum(axis=1) / np.maximum((~pip_like).sum(axis=1), 1)
     keep = inside >= FACE_RING
     new, radius = new[keep], radius[keep]
@@ -167,11 +166,6 @@ def recounted(
     if whole is None or not spaced(whole, r):
         return None
     return whole
-
-
-def _length(v: np.ndarray) -> float:
-    """np.linalg.norm of a vector, worked out as it does, without its overhead."""
-    return math.sqrt(v.dot(v))
 
 
 def spaced(face: facefit.Face, r: float) -> bool:
