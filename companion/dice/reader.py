@@ -797,8 +797,8 @@ def _dice_of(
     round_pips = [1 / float(facefit.middle(pips.elongation[f.pips])) for f in kept]
     squashes = [f.squash for f in kept if f.face >= 2] or round_pips
     many = len(kept) >= 3
-    reference = _median(squashes) if many else profile.dice.view_squash
-    pip_reference = _median(round_pips) if many else 0.95
+    reference = float(np.median(squashes)) if many else profile.dice.view_squash
+    pip_reference = float(np.median(round_pips)) if many else 0.95
 
     def is_cocked(f: facefit.Face) -> bool:
         pip_squash = 1 / float(facefit.middle(pips.elongation[f.pips]))
@@ -869,16 +869,6 @@ def _two_of(
         return None
     taken[one.twin] = True  # the 2's pip now: no spot to count again
     return recounted(frame, two, pips, taken, profile, _face_of, short=True) or two
-
-
-def _median(values: list[float]) -> float:
-    """np.median of a few floats, worked out as it does (the mean of the middle two), in a
-    fraction of its time."""
-    if any(math.isnan(v) for v in values):
-        return math.nan
-    ordered = sorted(values)
-    n = len(ordered)
-    return float((ordered[(n - 1) // 2] + ordered[n // 2]) / 2)
 
 
 def _centre(f: facefit.Face) -> tuple[float, float]:
