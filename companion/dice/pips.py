@@ -129,10 +129,10 @@ _DIRS = np.array([(math.cos(a), math.sin(a)) for a in np.arange(8) * math.pi / 4
 
 @lru_cache(maxsize=8)
 def _ray_steps(width: int, length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Whole-pixel (dx, dy) steps 1..length along each of the 8 rays, (8, length) each, and
-    the same steps as offsets into the flat H x width x 3 array."""
+    """Whole-pixel (dx, dy) steps 1..length along each of the 8 rays, (length, 8, 1) each,
+    and the same steps as offsets into the flat H x width x 3 array."""
     steps = np.arange(1, length + 1, dtype=np.float64)
-    off = np.round(steps[None, :, None] * _DIRS[:, None, :]).astype(np.intp)
+    off = np.round(steps[:, None, None, None] * _DIRS[None, :, None, :]).astype(np.intp)
     dx, dy = off[..., 0], off[..., 1]
     return dx, dy, (dy * width + dx) * 3
 
@@ -155,31 +155,30 @@ def _extent(response, at, xs, ys, peak, p: PipParams):
     n_steps = p.max_radius + 1
     dx, dy, flat = _ray_steps(w, n_steps)
     # Peaks sit on whole pixels, so each ray is a fixed set of offsets into the flat array;
-    # only peaks near the frame's border need their rays clipped to it.
-    idx = at[:, None, None] + flat
+    # only peaks near the frame's border need their rays clipped to it. Step by step, each
+    # step's (8, n) values in one block, which the tests below take a step at a time.
+    idx = flat + at
     edge = np.flatnonzero(
         (np.minimum(xs, ys) < n_steps) | (xs >= w - n_steps) | (ys >= h - n_steps)
     )
     if len(edge):
         shift_x, shift_y = _clip_shifts(w, h, n_steps)
-        idx[edge] += shift_x.take(xs[edge][:, None, None] + (dx + n_steps))
-        idx[edge] += shift_y.take(ys[edge][:, None, None] + (dy + n_steps))
-    prof = np.take(response.ravel(), idx).astype(np.int16)  # (n, 8, steps)
+        idx[..., edge] += shift_x.take(xs[edge] + (dx + n_steps))
+        idx[..., edge] += shift_y.take(ys[edge] + (dy + n_steps))
+    prof = np.take(response.ravel(), idx).astype(np.int16)  # (steps, 8, n)
     # The response is whole numbers, which makes its tests against fractions of the peak
     # exact in whole numbers: below 0.65 peak is below its ceiling, a rise of more than
     # 0.08 peak is a rise of more than its floor.
-    low = np.ceil(0.65 * peak).astype(np.int16)[:, None, None]
-    rise = np.floor(0.08 * peak).astype(np.int16)[:, None, None]
-    # One step more than the ray, always ending it: argmax then finds where each ray ends,
-    # and a ray that ends only there never closed.
-    end = np.ones((len(prof), 8, n_steps + 1), bool)
-    np.less(prof, low, out=end[..., :n_steps])
+    end = prof < np.ceil(0.65 * peak).astype(np.int16)
     # A ray also ends where the response starts rising again (a neighbour, a die's edge).
-    end[..., 1:n_steps] |= np.diff(prof, axis=2) > rise
-    first = end.argmax(axis=2)
+    end[1:] |= prof[1:] - prof[:-1] > np.floor(0.08 * peak).astype(np.int16)
+    # Past its end a ray stays ended: the count of its ended steps says where it ended.
+    for step in range(1, n_steps):
+        np.logical_or(end[step - 1], end[step], out=end[step])
+    ended = end.sum(axis=0, dtype=np.int8)  # (8, n)
     # Only the peaks whose rays all end are measured (the others are dropped).
-    closed = np.flatnonzero(first.max(axis=1) < n_steps)
-    reach = first[closed] + 0.5
+    closed = np.flatnonzero(ended.min(axis=0) > 0)
+    reach = (n_steps + 0.5) - ended[:, closed].T  # halfway out to its first step that ended
     diam = reach[:, :4] + reach[:, 4:]
     radius = reach.sum(axis=1) / 8
     elong = diam.max(axis=1) / np.maximum(diam.min(axis=1), 1.0)
