@@ -64,13 +64,16 @@ def shade_distance(a: np.ndarray, b: np.ndarray, darker: float = 1 / SHADE) -> n
     return np.linalg.norm(a - s[..., None] * b, axis=-1) * np.maximum(1.0, 1 / s)
 
 
-def pixels(bgr: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def pixels(bgr: np.ndarray, x: np.ndarray, y: np.ndarray, inside: bool = False) -> np.ndarray:
     """bgr[y, x] for whole-pixel places: taken from the frame seen as one row of pixels,
     several times quicker than indexing it by two arrays (as a place off the frame still is:
-    it wraps round or fails in its own axis, not in the next row)."""
+    it wraps round or fails in its own axis, not in the next row). `inside`: the caller kept
+    the places on the frame, and checking them again would take longer than the taking."""
     h, w = bgr.shape[:2]
-    inside = x.min(initial=0) >= 0 and y.min(initial=0) >= 0
-    if not (inside and x.max(initial=0) < w and y.max(initial=0) < h and bgr.flags.c_contiguous):
+    if not inside:
+        inside = x.min(initial=0) >= 0 and y.min(initial=0) >= 0
+        inside = inside and x.max(initial=0) < w and y.max(initial=0) < h
+    if not (inside and bgr.flags.c_contiguous):
         return bgr[y, x]
     return np.take(bgr.reshape(-1, 3), y * w + x, axis=0)
 
@@ -202,10 +205,10 @@ def ring_colours(
     h, w = bgr.shape[:2]
     times, plus = scale or (p.ring_scale, 1.5)
     radius = times * r + plus
-    pts = np.round(xy[:, None, :] + radius[:, None, None] * _RING[None, :, :]).astype(int)
+    pts = np.rint(xy[:, None, :] + radius[:, None, None] * _RING[None, :, :]).astype(int)
     px = _within(pts[..., 0], 0, w - 1)
     py = _within(pts[..., 1], 0, h - 1)
-    return pixels(bgr, px, py).astype(np.float32)
+    return pixels(bgr, px, py, inside=True).astype(np.float32)
 
 
 def _ring_agreement(ring_bgr: np.ndarray, pip_bgr: np.ndarray):
@@ -452,7 +455,7 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     arr = np.column_stack([xs[keep], ys[keep], radius[fine], elong[fine], peak[keep], polarity])
     # One pip peaks in several channels within a pixel or two: measure it once.
     # Its cell (x / 3, y / 3, polarity) as one number, ordered as the three are.
-    cell = np.round(arr[:, :2] / 3)
+    cell = np.rint(arr[:, :2] / 3)
     cell = (cell[:, 0] * h + cell[:, 1]) * 2 + (arr[:, 5] > 0)
     order = np.lexsort((-arr[:, 4], cell))
     cell, arr = cell[order], arr.take(order, axis=0)
@@ -460,11 +463,11 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     first[1:] = cell[1:] != cell[:-1]
     arr = arr[first]
     xy, r = arr[:, :2], arr[:, 2]
-    ix = _within(np.round(xy[:, 0]).astype(int), 1, w - 2)
-    iy = _within(np.round(xy[:, 1]).astype(int), 1, h - 2)
+    ix = _within(np.rint(xy[:, 0]).astype(int), 1, w - 2)
+    iy = _within(np.rint(xy[:, 1]).astype(int), 1, h - 2)
     # Pip colour: the 3x3 neighbour farthest from the face's brightness, so a glint on a
-    # dark pip does not count as the pip.
-    around = pixels(bgr, ix[:, None] + _AROUND_X, iy[:, None] + _AROUND_Y)  # (n, 9, 3)
+    # dark pip does not count as the pip. (n, 9, 3), all on the frame.
+    around = pixels(bgr, ix[:, None] + _AROUND_X, iy[:, None] + _AROUND_Y, inside=True)
     luma = around.astype(np.float32) @ _LUMA
     pick = np.where(arr[:, 5] < 0, luma.argmin(axis=1), luma.argmax(axis=1))
     pip_bgr = around[np.arange(len(arr)), pick].astype(np.float32)
