@@ -119,6 +119,15 @@ def _scratch(name: str, shape: tuple[int, ...]) -> np.ndarray:
     return array
 
 
+@lru_cache(maxsize=4)
+def _plane(shape: tuple[int, int], value: int) -> np.ndarray:
+    """A frame-sized uint8 array of one value, made once: a bound for cv2.inRange, which
+    takes a scalar bound only with the other bound a scalar too."""
+    plane = np.full(shape, value, np.uint8)
+    plane.flags.writeable = False  # shared by every frame of that size
+    return plane
+
+
 def _responses(bgr: np.ndarray, kernel: np.ndarray) -> np.ndarray:
     """Black and white top-hats of B, G and R, each channel on its own: a pip stands out in
     at least one channel (white on red in B and G, red on blue in R, black on ivory in all
@@ -408,14 +417,16 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     response = _responses(bgr, kernel)
     # A peak is the largest in its 5x5 neighbourhood and above the threshold (at most 200,
     # so floor(threshold) + 1 fits a byte): for whole-number responses, above t is at least
-    # floor(t) + 1. All three channels at once: H x W x 3 seen as one H x 3W image.
-    floor = cv2.dilate(response, _PEAK, dst=_scratch("peaks", response.shape))
-    flat = floor.reshape(len(floor), w * 3)  # one channel, so the scalar applies to all
-    cv2.max(flat, float(math.floor(p.threshold) + 1), dst=flat)
-    peaks = cv2.compare(response, floor, cv2.CMP_GE, dst=floor)
-    # Each peak as its flat index into the response, H x W x 3 seen as one H x 3W image.
+    # floor(t) + 1. The neighbourhood's max is never below the response, so a peak is where
+    # floor(t) + 1 <= that max <= the response: one pass of inRange, which takes the bounds
+    # as two arrays. All three channels at once: H x W x 3 seen as one H x 3W image.
     row = w * 3
-    found = _nonzero(peaks.reshape(len(peaks), row))
+    most = cv2.dilate(response, _PEAK, dst=_scratch("peaks", response.shape))
+    most = most.reshape(len(most), row)
+    above = _plane(most.shape, math.floor(p.threshold) + 1)
+    peaks = cv2.inRange(most, above, response.reshape(len(response), row), dst=most)
+    # Each peak as its flat index into the response, H x W x 3 seen as one H x 3W image.
+    found = _nonzero(peaks)
     ys, xs = np.divmod(found, row)
     xs, cs = np.divmod(xs, 3)
     # A flat top is many equal maxima: keep the first of each run across, then the first of
