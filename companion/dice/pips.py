@@ -158,15 +158,6 @@ def _ray_steps(width: int, length: int) -> tuple[np.ndarray, np.ndarray, np.ndar
     return dx, dy, (dy * width + dx) * 3
 
 
-@lru_cache(maxsize=8)
-def _clip_shifts(width: int, height: int, reach: int) -> tuple[np.ndarray, np.ndarray]:
-    """How far clipping x in -reach..width+reach (and y, likewise) to the frame moves it, as
-    offsets into the flat H x width x 3 array, indexed from -reach."""
-    x = np.arange(-reach, width + reach)
-    y = np.arange(-reach, height + reach)
-    return (_within(x, 0, width - 1) - x) * 3, (_within(y, 0, height - 1) - y) * (3 * width)
-
-
 def _extent(response, at, xs, ys, peak, p: PipParams):
     """Each peak's half-height distance along 8 rays, in its own channel of the black-hat or
     the top-hat in `_responses`, where it is at flat index `at` (and at (xs, ys) in the
@@ -183,9 +174,10 @@ def _extent(response, at, xs, ys, peak, p: PipParams):
         (np.minimum(xs, ys) < n_steps) | (xs >= w - n_steps) | (ys >= h - n_steps)
     )
     if len(edge):
-        shift_x, shift_y = _clip_shifts(w, h, n_steps)
-        idx[..., edge] += shift_x.take(xs[edge] + (dx + n_steps))
-        idx[..., edge] += shift_y.take(ys[edge] + (dy + n_steps))
+        x, y = xs[edge], ys[edge]
+        start = at[edge] - (y * w + x) * 3  # the peak's channel, in its half of the response
+        y, x = _within(y + dy, 0, h - 1), _within(x + dx, 0, w - 1)
+        idx[..., edge] = start + (y * w + x) * 3
     prof = np.take(response.ravel(), idx).astype(np.int16)  # (steps, 8, n)
     # The response is whole numbers, which makes its tests against fractions of the peak
     # exact in whole numbers: below 0.65 peak is below its ceiling, a rise of more than
