@@ -267,9 +267,9 @@ def _glint(colour, pip_bgr, face_bgr) -> np.ndarray:
 
 
 def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
-    """Radius, outline covariance (see `_elongation`) and shift to the outline's middle of
-    each pip: along 8 rays, where colour turns nearer the face's than the pip's (ignoring a
-    glint near the centre)."""
+    """Radius, outline (8 points around its middle, for `_elongation`) and shift to the
+    outline's middle of each pip: along 8 rays, where colour turns nearer the face's than
+    the pip's (ignoring a glint near the centre)."""
     steps, off_x, off_y = _outline_steps(p.max_radius)
     n = len(xy)
     # Bilinear samples along every ray of every pip at once, one row of the maps per pip.
@@ -308,20 +308,22 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     reach = np.where(met, steps[out.argmax(axis=2)] - 0.25, steps[-1] + 0.5)
     edge = reach[..., None] * _DIRS[None, :, :]  # outline points around the centre
     shift = edge.sum(axis=1) / 8  # as mean() adds and divides, without its overhead
-    edge = edge - shift[:, None, :]
-    cov = np.einsum("nki,nkj->nij", edge, edge) / 8
+    outline = edge - shift[:, None, :]  # ... and around the outline's middle
     # The outline's middle is the pip's centre; the response's peak can sit off it (a glint
     # on a dark pip splits its peak). Trust the outline only where it closed all round, and
     # only a shift bigger than the outline's half-pixel steps can measure.
     radius = reach.sum(axis=1) / 8
     moved = np.hypot(*shift.T)
     closed = met.all(axis=1) & (moved >= 1.0) & (moved < 0.5 * radius)
-    return radius, cov, np.where(closed[:, None], shift, 0.0)
+    return radius, outline, np.where(closed[:, None], shift, 0.0)
 
 
-def _elongation(cov: np.ndarray) -> np.ndarray:
-    """Long over short axis of outlines of covariance `cov` (n, 2, 2). Only the pips kept
-    need it, and LAPACK solves each matrix on its own, the same in any batch."""
+def _elongation(outline: np.ndarray) -> np.ndarray:
+    """Long over short axis of outlines (n, 8, 2) of points around their middles, by their
+    covariance. Only the pips kept need it, and each is worked out on its own (einsum
+    adds each one's products in turn, LAPACK solves each matrix alone), the same in any
+    batch."""
+    cov = np.einsum("nki,nkj->nij", outline, outline) / 8
     eig = np.linalg.eigvalsh(cov)
     return np.sqrt(eig[:, 1] / np.maximum(eig[:, 0], 1e-3))
 
@@ -482,12 +484,12 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     if not worth.any():
         return _none()
     arr, xy, r, pip_bgr, face_bgr = arr[worth], xy[worth], r[worth], pip_bgr[worth], face_bgr[worth]
-    r, cov, shift = _colour_extent(bgr, xy, r, pip_bgr, face_bgr, p)
+    r, outline, shift = _colour_extent(bgr, xy, r, pip_bgr, face_bgr, p)
     # A peak off the pip's middle (a channel where the die's edge skews the response) makes
     # a round pip look long from there: measure those again from the outline's middle.
     moved = np.flatnonzero(shift.any(axis=1))
     if len(moved):
-        r[moved], cov[moved], again = _colour_extent(
+        r[moved], outline[moved], again = _colour_extent(
             bgr, xy[moved] + shift[moved], r[moved], pip_bgr[moved], face_bgr[moved], p
         )
         shift[moved] += again
@@ -558,5 +560,5 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     polarity = np.where((pip_bgr - face_bgr) @ _LUMA > 0, 1.0, -1.0)
     # The peak's place, for the face ring, may be off the middle.
     middle = xy.take(k, axis=0) + shift.take(k, axis=0)
-    elong = _elongation(cov.take(k, axis=0))
+    elong = _elongation(outline.take(k, axis=0))
     return Pips(middle, r[k], polarity, contrast[k], elong, face_bgr, pip_bgr, weak[k])
