@@ -191,7 +191,7 @@ def _extent(response, at, xs, ys, peak, p: PipParams):
     ended = end.sum(axis=0, dtype=np.int8)  # (8, n)
     # Only the peaks whose rays all end are measured (the others are dropped).
     closed = np.flatnonzero(ended.min(axis=0) > 0)
-    reach = (n_steps + 0.5) - ended[:, closed].T  # halfway out to its first step that ended
+    reach = (n_steps + 0.5) - ended[:, closed].T  # its last step before the end, plus a half
     diam = reach[:, :4] + reach[:, 4:]
     radius = reach.sum(axis=1) / 8
     elong = diam.max(axis=1) / np.maximum(diam.min(axis=1), 1.0)
