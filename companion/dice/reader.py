@@ -131,22 +131,28 @@ def _pair_unalike(pair: np.ndarray) -> bool:
     return max(a, b) > TWO_ALIKE * min(a, b)
 
 
-def _like(own: np.ndarray, pips: pipfind.Pips, profile: Profile, shape=None) -> np.ndarray:
-    """Pips that may join the face of pips `own`: seen from above (a pip on a side face
-    looks long), of its polarity, size and colour. `shape` is (longest, biggest) such a pip
-    may look: round and at most 1.6 times as big by default."""
+def _like(
+    own: np.ndarray, among: np.ndarray, pips: pipfind.Pips, profile: Profile, shape=None
+) -> np.ndarray:
+    """Those of the pips `among` that may join the face of pips `own`: seen from above (a
+    pip on a side face looks long), of its polarity, size and colour. `shape` is (longest,
+    biggest) such a pip may look: round and at most 1.6 times as big by default. Only the few
+    pips near the face are looked at, often none."""
+    if not len(among):
+        return among
     r = float(facefit.middle(pips.r[own]))
     longest, biggest = shape or (facefit.ROUND_PIP, 1.6)
-    return (
-        (pips.elongation <= longest)
-        & (pips.polarity == pips.polarity[own[0]])
-        & (pips.r >= 0.6 * r)
-        & (pips.r <= biggest * r)
+    size = pips.r[among]
+    return among[
+        (pips.elongation[among] <= longest)
+        & (pips.polarity[among] == pips.polarity[own[0]])
+        & (size >= 0.6 * r)
+        & (size <= biggest * r)
         & (
-            pipfind.norms(pips.pip_bgr - facefit.middle(pips.pip_bgr[own]))
+            pipfind.norms(pips.pip_bgr[among] - facefit.middle(pips.pip_bgr[own]))
             <= 2 * profile.faces.colour_tolerance
         )
-    )
+    ]
 
 
 def _with_weak(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
@@ -156,10 +162,11 @@ def _with_weak(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit
         return None
     centre = pips.xy[idx].mean(axis=0)
     reach = np.hypot(*(pips.xy[idx] - centre).T).max()
-    among = pips.weak & (np.hypot(*(pips.xy - centre).T) <= reach) & _like(idx, pips, profile)
-    if not among.any() or len(idx) + int(among.sum()) > 6:
+    among = np.flatnonzero(pips.weak & (np.hypot(*(pips.xy - centre).T) <= reach))
+    among = _like(idx, among, pips, profile)
+    if not len(among) or len(idx) + len(among) > 6:
         return None
-    return _face_of(np.concatenate([idx, np.flatnonzero(among)]), pips, profile)
+    return _face_of(np.concatenate([idx, among]), pips, profile)
 
 
 def _short_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
@@ -297,11 +304,11 @@ def _with_doubtful(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> fac
     centre = pips.xy[idx].mean(axis=0)
     reach = np.hypot(*(pips.xy[idx] - centre).T).max()
     beside = np.hypot(*(pips.xy - centre).T) <= 1.6 * reach
-    beside &= _like(idx, pips, profile, (math.inf, 1.8))
     beside[idx] = False
-    if beside.sum() != 1:
+    beside = _like(idx, np.flatnonzero(beside), pips, profile, (math.inf, 1.8))
+    if len(beside) != 1:
         return None
-    face = _face_of(np.concatenate([idx, np.flatnonzero(beside)]), pips, profile)
+    face = _face_of(np.concatenate([idx, beside]), pips, profile)
     if face is not None:
         face.doubtful = True
     return face
@@ -427,26 +434,26 @@ def _refit(
         placed = np.hypot(*(pips.xy - face.centre).T) <= 1.8 * face.spacing
     # A corner pip of a 3 or 4 may merge with the die's dark rim and look long: for a check.
     longest = ROUND_OR_GLARED[0] if face.face == 2 else facefit.ROUND_PIP
-    near = placed & _like(own, pips, profile, (longest, 1.6))
-    near[own] = False
+    placed[own] = False
+    near = _like(own, np.flatnonzero(placed), pips, profile, (longest, 1.6))
     doubtful = bool((pips.elongation[near] > facefit.ROUND_PIP).any())
-    if face.face == 1 and not near.any():
+    if face.face == 1 and not len(near):
         # A 2 whose other pip a streak of glare makes look long or big (the two are as far
         # apart as a 2's): for a check. Not a pip below it, which a slanted view shows on
         # the die's side (the pip below pairs up with this one, above it, just as well).
         dx, dy = (pips.xy - face.centre).T
-        placed = (np.hypot(dx, dy) <= 0.85 * _size(face)) & (dy <= np.abs(dx))
-        # on a face of its face's colour (a shade of it), not a neighbour's
-        placed &= (
-            pipfind.shade_distance(pips.face_bgr, pips.face_bgr[own[0]])
-            <= profile.faces.colour_tolerance
-        )
-        near = placed & _like(own, pips, profile, ROUND_OR_GLARED) & ~taken
-        near[own] = False
+        placed = (np.hypot(dx, dy) <= 0.85 * _size(face)) & (dy <= np.abs(dx)) & ~taken
+        placed[own] = False
+        near = _like(own, np.flatnonzero(placed), pips, profile, ROUND_OR_GLARED)
+        if len(near):  # on a face of its face's colour (a shade of it), not a neighbour's
+            near = near[
+                pipfind.shade_distance(pips.face_bgr[near], pips.face_bgr[own[0]])
+                <= profile.faces.colour_tolerance
+            ]
         doubtful = True
-    if not near.any() or len(own) + int(near.sum()) > 6:
+    if not len(near) or len(own) + len(near) > 6:
         return None
-    whole = _face_of(np.concatenate([own, np.flatnonzero(near)]), pips, profile)
+    whole = _face_of(np.concatenate([own, near]), pips, profile)
     # A face spread wider than its pips allow spans two dice.
     if whole is None or whole.spacing > 4.5 * float(facefit.middle(pips.r[own])):
         return None
@@ -681,7 +688,7 @@ def _one_per_place(
             if (
                 f.face == 1
                 and k.face == 1
-                and _like(k.pips, pips, profile, (math.inf, 1.6))[f.pips[0]]
+                and len(_like(k.pips, f.pips, pips, profile, (math.inf, 1.6)))
             ):
                 k.doubtful = True
                 if k.twin is None:
@@ -705,17 +712,16 @@ def _not_alone(frame, faces: list[facefit.Face], pips: pipfind.Pips, profile: Pr
     """Make doubtful each 1 with a pip like its own beside it on its face, within its die,
     the path between them all face, that no face took: the other pips of a 3, say, which a
     glint made look too long to be grouped. All the paths are sampled at once."""
-    taken = np.zeros(len(pips), bool)
+    free = ~pips.weak
     for f in faces:
-        taken[f.pips] = True
+        free[f.pips] = False
     ones, mine, others = [], [], []
     for f in faces:
         if f.face != 1 or f.doubtful:
             continue
         own = f.pips[0]
-        near = _like(f.pips, pips, profile, GLINTED_PIP) & ~taken & ~pips.weak
-        near &= np.hypot(*(pips.xy - pips.xy[own]).T) <= 0.85 * _size(f)
-        for other in np.flatnonzero(near).tolist():
+        near = np.flatnonzero(free & (np.hypot(*(pips.xy - pips.xy[own]).T) <= 0.85 * _size(f)))
+        for other in _like(f.pips, near, pips, profile, GLINTED_PIP).tolist():
             ones.append(f)
             mine.append(own)
             others.append(other)
