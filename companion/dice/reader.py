@@ -281,10 +281,11 @@ def _top_of(pair: list[facefit.Face], pips: pipfind.Pips, profile: Profile, fits
     pips look only a little longer still makes the other a top, a doubtful one; and if the
     two faces `fits_whole` as one face, a side must look so and be in the shade or look
     foreshortened too. A top so found has 3 pips or more: two fit a 2 anywhere."""
-    sides = _sides(pair, pips, profile, False)
+    below = _just_below(pair)
+    sides = _sides(pair, pips, profile, False, below=below)
     if sides and not fits_whole:
         return pair[1 - min(sides)], False
-    for k in _sides(pair, pips, profile, False, SIDE_FACE_MAYBE):
+    for k in _sides(pair, pips, profile, False, SIDE_FACE_MAYBE, below):
         top = pair[1 - k]
         if len(top.pips) < 3:
             continue
@@ -529,12 +530,15 @@ def _sides(
     profile: Profile,
     slanted: bool,
     longer_by: float = SIDE_FACE_ELONGATION,
+    below: np.ndarray | None = None,
 ) -> set[int]:
-    """Indices of the faces that are a side of another's die."""
-    below = _just_below(faces)
+    """Indices of the faces that are a side of another's die. `below` is `_just_below(faces)`
+    where the caller has it already (it asks more than once)."""
+    if below is None:
+        below = _just_below(faces)
     return {
-        int(i)
-        for i, j in zip(*np.nonzero(below), strict=True)
+        i
+        for i, j in np.argwhere(below).tolist()
         if _looks_like_side(faces[i], faces[j], pips, profile, slanted, longer_by)
     }
 
@@ -587,10 +591,14 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     # die standing out from the tray.
     elongation = {id(f): float(facefit.middle(pips.elongation[f.pips])) for f in found}
     # How slanted the view is, the top faces tell: not the sides that look clearly longer.
-    longer = _sides(found, pips, profile, False)
+    below = _just_below(found)
+    longer = _sides(found, pips, profile, False, below=below)
     tops = [elongation[id(f)] for i, f in enumerate(found) if i not in longer]
     slanted = bool(tops) and facefit.middle(np.array(tops)) >= SIDE_FACE_SLANT
-    on_side = {id(found[i]) for i in (_sides(found, pips, profile, True) if slanted else longer)}
+    on_side = {
+        id(found[i])
+        for i in (_sides(found, pips, profile, True, below=below) if slanted else longer)
+    }
     found.sort(
         key=lambda f: (
             id(f) in on_side,
@@ -635,16 +643,21 @@ def _without_glints(found: list[facefit.Face], pips: pipfind.Pips) -> list[facef
     hosts = [g for g in found if len(g.pips) >= 3 and not g.doubtful]
     if not hosts:
         return found
+    sizes = [len(g.pips) for g in hosts]
     host = np.concatenate([g.pips for g in hosts])
-    host_size = np.concatenate([np.full(len(g.pips), len(g.pips)) for g in hosts])
-    spots = np.unique(np.concatenate([f.pips for f in found]))
+    host_size = np.repeat(sizes, sizes)
+    dark = pips.polarity[host] < 0
+    host, host_size = host[dark], host_size[dark]
+    seen = np.zeros(len(pips), bool)
+    seen[np.concatenate([f.pips for f in found])] = True
+    spots = np.flatnonzero(seen & (pips.polarity > 0))
+    if not len(host) or not len(spots):
+        return found  # most often: no bright spot, or no dark pip to lie on
     gap = np.hypot(*(pips.xy[spots][:, None, :] - pips.xy[host][None]).transpose(2, 0, 1))
-    on = (
-        (gap <= GLINT_REACH * pips.r[host][None, :])
-        & (pips.polarity[host][None, :] < 0)
-        & (pips.polarity[spots][:, None] > 0)
-        & (pips.r[host][None, :] > pips.r[spots][:, None])
-    )
+    host_r = pips.r[host][None, :]
+    on = (gap <= GLINT_REACH * host_r) & (host_r > pips.r[spots][:, None])
+    if not on.any():
+        return found
     on_face_of = np.zeros(len(pips), int)  # the most pips of a face each spot lies on a pip of
     on_face_of[spots] = np.where(on, host_size[None, :], 0).max(axis=1)
     return [f for f in found if not (on_face_of[f.pips] > len(f.pips)).all()]
