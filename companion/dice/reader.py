@@ -230,8 +230,8 @@ def _whole(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> list[facefi
 def _maybe_with_side(idx: np.ndarray, pips: pipfind.Pips) -> bool:
     """Do some of the pips `idx` look longer than others (`SIDE_FACE_MAYBE`), and some are on
     a darker face or smaller or dimmer, as a side's below a top face's do?"""
-    el = pips.elongation[idx]
-    if el.max() < SIDE_FACE_MAYBE * el.min():
+    el = pips.elongation[idx].tolist()  # a few values: quicker in plain Python
+    if max(el) < SIDE_FACE_MAYBE * min(el):
         return False  # checked first: the other measures are seldom needed
     shade, r, contrast = pips.face_bgr[idx].sum(axis=1), pips.r[idx], pips.contrast[idx]
     return bool(
@@ -282,9 +282,10 @@ def _top_of(pair: list[facefit.Face], pips: pipfind.Pips, profile: Profile, fits
     two faces `fits_whole` as one face, a side must look so and be in the shade or look
     foreshortened too. A top so found has 3 pips or more: two fit a 2 anywhere."""
     below = _just_below(pair)
-    sides = _sides(pair, pips, profile, False, below=below)
-    if sides and not fits_whole:
-        return pair[1 - min(sides)], False
+    if not fits_whole:
+        sides = _sides(pair, pips, profile, False, below=below)
+        if sides:
+            return pair[1 - min(sides)], False
     for k in _sides(pair, pips, profile, False, SIDE_FACE_MAYBE, below):
         top = pair[1 - k]
         if len(top.pips) < 3:
@@ -680,19 +681,20 @@ def _one_per_place(
     - a die that shows a second face with pips leans, against the tray wall or another die,
       unless that face lies where a flat die shows a side (`_side_ward`) and looks like one,
       seen at a glancing angle: its pips long or small."""
-    # Where each face lies and its die's size, as plain floats: looked up for every pair.
-    place = {id(f): (_centre(f), _size(f)) for f in found}
+    # Where each kept face lies and its die's size, as plain floats: looked at for every pair.
     kept: list[facefit.Face] = []
+    places: list[tuple[tuple[float, float], float]] = []
+    overlap = profile.dice.overlap
     for f in found:
-        centre, size = place[id(f)]
+        centre, size = _centre(f), _size(f)
         over = [
             k
-            for k in kept
-            if math.dist(centre, place[id(k)][0])
-            <= profile.dice.overlap * max(size, place[id(k)][1])
+            for k, (at, edge) in zip(kept, places, strict=True)
+            if math.dist(centre, at) <= overlap * max(size, edge)
         ]
         if not over:
             kept.append(f)
+            places.append((centre, size))
         if id(f) in on_side:
             continue
         for k in over:
@@ -820,12 +822,11 @@ def _dice_of(
     pip_reference = float(np.median(round_pips)) if many else 0.95
 
     def is_cocked(f: facefit.Face) -> bool:
-        pip_squash = 1 / float(facefit.middle(pips.elongation[f.pips]))
         # With three pips or fewer the squash is the pips' own, which is noisier.
         squashed = (profile.dice.cocked_squash - 0.08 * (f.face <= 3)) * reference
         return (
-            f.squash < squashed
-            and pip_squash < pip_reference - 0.05
+            f.squash < squashed  # seldom: the pips' squash is worked out only then
+            and 1 / float(facefit.middle(pips.elongation[f.pips])) < pip_reference - 0.05
             # A glint makes pips look long, not the die: its outline, where measured (not 0).
             and not f.outline >= squashed
         )
