@@ -252,10 +252,8 @@ def _split(idx: np.ndarray, pips: pipfind.Pips, profile: Profile, sides_only: bo
             el = [facefit.middle(pips.elongation[idx[half]]) for half in (a, b)]
             if max(el) < SIDE_FACE_MAYBE * min(el):
                 continue
-        # The second half is only worth fitting when the first half fits.
-        first = _face_of(idx[a], pips, profile)
-        parts = [first, None if first is None else _face_of(idx[b], pips, profile)]
-        if any(p is None for p in parts):
+        parts = _halves(idx[a], idx[b], pips, profile)
+        if parts is None:
             continue
         maybe = False
         if not _apart(*parts):
@@ -272,6 +270,20 @@ def _split(idx: np.ndarray, pips: pipfind.Pips, profile: Profile, sides_only: bo
         if best is None or (maybe, score) < best[0]:
             best = ((maybe, score), parts)
     return None if best is None else best[1]
+
+
+def _halves(a: np.ndarray, b: np.ndarray, pips: pipfind.Pips, profile: Profile):
+    """The faces the two halves `a` and `b` of a group make, or None if either makes none.
+    The half likelier to make none is fitted first, the other only if it fits: a lone pip
+    (quick to look at, and often a speck), else the bigger half (two pips fit a 2 anywhere)."""
+    swap = len(b) == 1 or (len(a) > 1 and len(b) > len(a))
+    first = _face_of(b if swap else a, pips, profile)
+    if first is None:
+        return None
+    second = _face_of(a if swap else b, pips, profile)
+    if second is None:
+        return None
+    return [second, first] if swap else [first, second]
 
 
 def _top_of(pair: list[facefit.Face], pips: pipfind.Pips, profile: Profile, fits_whole: bool):
