@@ -739,7 +739,7 @@ def _not_alone(frame, faces: list[facefit.Face], pips: pipfind.Pips, profile: Pr
     """Make doubtful each 1 with a pip like its own beside it on its face, within its die,
     the path between them all face, that no face took: the other pips of a 3, say, which a
     glint made look too long to be grouped. All the paths are sampled at once."""
-    free = ~pips.weak
+    free = ~pips.weak  # the pips no face took that may start a face
     for f in faces:
         free[f.pips] = False
     ones, mine, others = [], [], []
