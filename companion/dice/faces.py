@@ -135,10 +135,12 @@ def paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams)
 
 
 def off_face(seen: np.ndarray, face: np.ndarray) -> np.ndarray:
-    """How far colours `seen` (n, 3) are from their faces' colours (n, 3). On a die of a
-    strong colour, a lighter swirl of that colour (a marbled die) is still its face; the
-    tray is of another colour, the seam between two dice darker."""
-    return _off_face(seen, face, _strong(face))
+    """How far colours `seen` (..., 3) are from a face's colour (3,). On a die of a strong
+    colour, a lighter swirl of that colour (a marbled die) is still its face; the tray is
+    of another colour, the seam between two dice darker."""
+    if _strong(face[None])[0]:
+        return shade_distance(seen, face, darker=1.0)
+    return norms(seen - face)
 
 
 def _off_face(seen: np.ndarray, face: np.ndarray, strong: np.ndarray) -> np.ndarray:

@@ -125,18 +125,17 @@ def recounted(
     w, h = wh.T  # ufuncs on the two columns: quicker than reducing each row of two
     fits &= (np.maximum(w, h) <= ROUND * np.minimum(w, h)) & (area >= FILL * (w * h))
     fits &= np.hypot(*(xy - face.centre).T) <= reach
-    new = np.flatnonzero(fits)
+    new = fits.nonzero()[0]
     if not len(new):
         return None  # most often: no spot need be measured against the pips read
-    read_by = np.flatnonzero(taken)
+    read_by = taken.nonzero()[0]
     gap = np.hypot(*(xy[new, None, :] - pips.xy[read_by][None]).transpose(2, 0, 1))
     new = new[(gap > APART * pips.r[read_by][None]).all(axis=1)]
     if not len(new):
         return None
     radius = np.sqrt(area[new] / math.pi)
     ring = ring_colours(frame, xy[new], radius, profile.pips)
-    off = facefit.off_face(ring.reshape(-1, 3), np.broadcast_to(face_bgr, (ring.size // 3, 3)))
-    face_like = off.reshape(len(new), -1) <= profile.faces.colour_tolerance
+    face_like = facefit.off_face(ring, face_bgr) <= profile.faces.colour_tolerance
     # the face's other pips, close by on a small die, cross the ring too
     pip_like = norms(ring - pip_bgr) < PIP_COLOUR * contrast
     inside = face_like.sum(axis=1) / np.maximum((~pip_like).sum(axis=1), 1)
@@ -146,13 +145,13 @@ def recounted(
     if not k or len(own) + k > 6:
         return None
     more = Pips(
-        np.vstack([pips.xy, xy[new]]),
+        np.concatenate([pips.xy, xy[new]]),
         np.concatenate([pips.r, radius]),
         np.concatenate([pips.polarity, np.full(k, pips.polarity[own[0]])]),
         np.concatenate([pips.contrast, np.full(k, contrast)]),
         np.concatenate([pips.elongation, wh[new].max(axis=1) / wh[new].min(axis=1)]),
-        np.vstack([pips.face_bgr, np.tile(face_bgr, (k, 1))]),
-        np.vstack([pips.pip_bgr, np.tile(pip_bgr, (k, 1))]),
+        np.concatenate([pips.face_bgr, face_bgr[None].repeat(k, axis=0)]),
+        np.concatenate([pips.pip_bgr, pip_bgr[None].repeat(k, axis=0)]),
         np.concatenate([pips.weak, np.zeros(k, bool)]),
     )
     added = len(pips) + np.arange(k)
@@ -252,7 +251,7 @@ def _reached(frame, pips: Pips, own: np.ndarray, added: np.ndarray, profile: Pro
     """Which of the spots `added` are on the face of the pips `own`: reached from them by
     paths all face, from pip to pip."""
     every = np.concatenate([own, added])
-    a, b = np.repeat(added, len(every)), np.tile(every, len(added))
+    a, b = added.repeat(len(every)), np.concatenate([every] * len(added))
     other = a != b
     clear = np.zeros(len(a), bool)
     clear[other] = facefit.paths_clear(frame, pips, a[other], b[other], profile.faces)
