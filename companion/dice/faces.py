@@ -144,7 +144,8 @@ def off_face(seen: np.ndarray, face: np.ndarray) -> np.ndarray:
 
 
 def _off_face(seen: np.ndarray, face: np.ndarray, strong: np.ndarray) -> np.ndarray:
-    """`off_face`, told which faces are of a strong colour."""
+    """`off_face` of colours `seen` (n, 3) each from its own face (n, 3), told which faces
+    are of a strong colour."""
     colour = norms(seen - face)
     if strong.any():  # most paths and rays cross no strong colour
         colour[strong] = shade_distance(seen[strong], face[strong], darker=1.0)
