@@ -582,17 +582,14 @@ class _Probes:
         px = _within(points[:, 0].round().astype(int), 0, w - 1)
         py = _within(points[:, 1].round().astype(int), 0, h - 1)
         colour = _at(bgr, px, py).astype(np.float32)
-        from_face = norms(colour - faces[:, :3])
+        face = faces[:, :3]
         if pip:
+            from_face = norms(colour - face)
             from_pip = norms(colour - faces[:, 3:6])
             answer = (from_face > faces[:, 6]) & (from_pip < from_face)
         else:
             # A lighter swirl of a strong colour is still the face, as on a path (above).
-            face = faces[:, :3]
-            strong = _strong(face)
-            if strong.any():
-                from_face[strong] = shade_distance(colour[strong], face[strong], darker=1.0)
-            answer = from_face < faces[:, 3]
+            answer = _off_face(colour, face, _strong(face)) < faces[:, 3]
         ends = list(accumulate(len(pts) for pts, _ in todo))
         return [answer[e - len(pts) : e] for (pts, _), e in zip(todo, ends, strict=True)]
 
