@@ -305,14 +305,9 @@ _AFFINE_SRC = {n: np.hstack([t, np.ones((len(t), 1))]) for n, t in TEMPLATES.ite
 _AFFINE_SOLVE = {n: np.linalg.pinv(src) for n, src in _AFFINE_SRC.items()}
 
 
-# Each pattern's template as two (1, n, 1) columns, and where the cost of (quarter turn k,
-# template pip i, found pip 0) sits in fit()'s flattened (4, n, n) costs.
+# Each pattern's template as two (1, n, 1) columns.
 _TEMPLATE_XY = {
-    n: (
-        t[:, 0].reshape(1, -1, 1).copy(),
-        t[:, 1].reshape(1, -1, 1).copy(),
-        (np.arange(4)[:, None] * n + np.arange(n)) * n,
-    )
+    n: (t[:, 0].reshape(1, -1, 1).copy(), t[:, 1].reshape(1, -1, 1).copy())
     for n, t in TEMPLATES.items()
 }
 _QUARTERS = np.arange(4) * (math.pi / 2)
@@ -325,7 +320,7 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     n = len(points)
     if n not in TEMPLATES or n < 2:
         return None
-    tx, ty, first = _TEMPLATE_XY[n]
+    tx, ty = _TEMPLATE_XY[n]
     centre = points.sum(axis=0) / n  # np.mean's value, without its overhead
     rel = points - centre
     rx, ry = rel[:, 0], rel[:, 1]
@@ -342,11 +337,17 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     px = tx * cos - ty * sin  # (4, n, 1)
     py = tx * sin + ty * cos
     costs = np.hypot(px - rx, py - ry).reshape(4, -1)  # (4, n * n)
-    ranked = costs.argsort(axis=1).tolist()
-    orders = np.array([_assign(ranked[k], n) for k in range(4)])
-    worst = costs.take(first + orders).max(axis=1) / spacing
-    k = int(worst.argmin())  # the first of equals, as a strict comparison keeps it
-    residual, angle, order = float(worst[k]), float(angles[k]), orders[k]
+    # Each turn's pips matched greedily, its worst match the last made; the best turn is
+    # the first of equals, as a strict comparison keeps it.
+    flat_costs = costs.tolist()
+    best = None
+    for k, ranked in enumerate(costs.argsort(axis=1).tolist()):
+        order, last = _assign(ranked, n)
+        worst = flat_costs[k][last] / spacing
+        if best is None or worst < best[0]:
+            best = worst, k, order
+    residual, k, order = best
+    angle = float(angles[k])
     squash = 1.0
     if n >= 4:
         matched = points[order]
@@ -428,9 +429,10 @@ def fit_short(
 _CELLS = {n: [divmod(flat, n) for flat in range(n * n)] for n in TEMPLATES}
 
 
-def _assign(ranked: list[int], n: int) -> list[int]:
-    """Template point -> detected point, greedily by increasing distance (n <= 6). `ranked`
-    is the flat (template * n + detected) cost matrix's indices, cheapest first."""
+def _assign(ranked: list[int], n: int) -> tuple[list[int], int]:
+    """Template point -> detected point, greedily by increasing distance (n <= 6), and the
+    flat index of the last (costliest) match. `ranked` is the flat (template * n + detected)
+    cost matrix's indices, cheapest first."""
     order = [-1] * n
     used = [False] * n
     left = n
@@ -443,7 +445,7 @@ def _assign(ranked: list[int], n: int) -> list[int]:
             left -= 1
             if not left:
                 break
-    return order
+    return order, flat
 
 
 # Most rays meet the die's edge within their first few steps: each ray is sampled a stretch
