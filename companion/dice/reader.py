@@ -143,16 +143,16 @@ def _like(
     r = float(facefit.middle(pips.r[own]))
     longest, biggest = shape or (facefit.ROUND_PIP, 1.6)
     size = pips.r[among]
-    return among[
+    among = among[
         (pips.elongation[among] <= longest)
         & (pips.polarity[among] == pips.polarity[own[0]])
         & (size >= 0.6 * r)
         & (size <= biggest * r)
-        & (
-            pipfind.norms(pips.pip_bgr[among] - facefit.middle(pips.pip_bgr[own]))
-            <= 2 * profile.faces.colour_tolerance
-        )
     ]
+    if not len(among):
+        return among  # as often as not: no colour to measure
+    colour = facefit.middle(pips.pip_bgr[own])
+    return among[pipfind.norms(pips.pip_bgr[among] - colour) <= 2 * profile.faces.colour_tolerance]
 
 
 def _with_weak(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
