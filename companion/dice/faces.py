@@ -91,8 +91,11 @@ def _union_find_groups(n: int, pairs: list[tuple[int, int]]) -> list[list[int]]:
 
 
 def _strong(face_bgr: np.ndarray) -> np.ndarray:
-    """Which face colours (n, 3) are of a strong colour, whose lighter shades are swirls."""
-    return (face_bgr.max(axis=1) - face_bgr.min(axis=1)) > SATURATED * face_bgr.max(axis=1)
+    """Which face colours (n, 3) are of a strong colour, whose lighter shades are swirls.
+    Channel by channel, as `ptp` is: quicker than numpy's reduction of short rows."""
+    b, g, r = face_bgr[:, 0], face_bgr[:, 1], face_bgr[:, 2]
+    brightest = np.maximum(np.maximum(b, g), r)
+    return brightest - np.minimum(np.minimum(b, g), r) > SATURATED * brightest
 
 
 def _along(a, b, t0, t1, d):
