@@ -271,8 +271,8 @@ def group(bgr, pips: Pips, fp: FaceParams) -> list[np.ndarray]:
     clear[~clear] = _across_a_middle(bgr, pips, fi[~clear], fj[~clear], fp)
     ii, jj = np.concatenate([ii, fi[clear]]), np.concatenate([jj, fj[clear]])
     pairs = list(zip(ii.tolist(), jj.tolist(), strict=True))
-    sure_of = sure.tolist()
-    return [np.array(g) for g in _union_find_groups(n, pairs) if all(sure_of[k] for k in g)]
+    unsure = set(np.flatnonzero(~sure).tolist())
+    return [np.array(g) for g in _union_find_groups(n, pairs) if unsure.isdisjoint(g)]
 
 
 def merged_groups(pips: Pips, groups: list[np.ndarray], fp: FaceParams) -> list[np.ndarray]:
@@ -303,11 +303,12 @@ def merged_groups(pips: Pips, groups: list[np.ndarray], fp: FaceParams) -> list[
     # Whole groups join: pairs within each group, then the new links between groups.
     pairs = [(int(g[0]), int(m)) for g in groups for m in g[1:]]
     pairs += list(zip(ii.tolist(), jj.tolist(), strict=True))
-    label_of, weak = label.tolist(), pips.weak.tolist()
+    # Most are a lone pip, which joins nothing: the quickest test first.
+    label_of, may_start = label.tolist(), set(np.flatnonzero(~pips.weak).tolist())
     return [
         np.array(g)
         for g in _union_find_groups(n, pairs)
-        if len({label_of[k] for k in g}) >= 2 and not all(weak[k] for k in g)
+        if len(g) >= 2 and len({label_of[k] for k in g}) >= 2 and not may_start.isdisjoint(g)
     ]
 
 
