@@ -500,23 +500,18 @@ def _rays(bgr, rays: np.ndarray, dirs: np.ndarray) -> np.ndarray:
     return dist
 
 
-def _at(bgr: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """bgr[y, x] for places already within the frame, as `pixels` takes them but without
-    its checks."""
-    if not bgr.flags.c_contiguous:
-        return bgr[y, x]
-    return bgr.reshape(-1, 3).take(y * bgr.shape[1] + x, axis=0)
-
-
 def _away(bgr, centre, dirs, grid, face_bgr, limit) -> np.ndarray:
     """Which points `grid` (rays, steps) along the rays are off the frame or farther from
-    the face's colour than `limit` (squared distance)."""
+    the face's colour than `limit` (squared distance, of float32 colours)."""
     h, w = bgr.shape[:2]
     px = (centre[:, :1] + grid * dirs[:, :1]).round().astype(int)
     py = (centre[:, 1:] + grid * dirs[:, 1:]).round().astype(int)
     cx, cy = _within(px, 0, w - 1), _within(py, 0, h - 1)
-    diff = _at(bgr, cx, cy).astype(np.float32) - face_bgr[:, None, :]
-    return (np.einsum("...c,...c->...", diff, diff) > limit[:, None]) | (px != cx) | (py != cy)
+    seen = pixels(bgr, cx, cy, inside=True)
+    # Channel by channel: taking each ray's colour from its points' colours in one go
+    # runs numpy's loops over rows of three, which is slow.
+    b, g, r = (seen[..., c] - face_bgr[:, c, None] for c in range(3))
+    return (b * b + g * g + r * r > limit[:, None]) | (px != cx) | (py != cy)
 
 
 class _Rays:
@@ -594,7 +589,7 @@ class _Probes:
         faces = np.concatenate([f for _, f in todo]).astype(np.float32)
         px = _within(points[:, 0].round().astype(int), 0, w - 1)
         py = _within(points[:, 1].round().astype(int), 0, h - 1)
-        colour = _at(bgr, px, py).astype(np.float32)
+        colour = pixels(bgr, px, py, inside=True).astype(np.float32)
         face = faces[:, :3]
         if pip:
             from_face = norms(colour - face)
