@@ -723,10 +723,14 @@ class _Block:
 
     def _finish(self, dist, dirs, good, missing) -> None:
         """Each face's edge score, box (from its rays, `good` or not) and flags."""
-        # Where a ray met no edge, the box reaches as far as the rays that met it.
-        r_max = self.rows.largest(self.pips.r).astype(float)
-        fallback = _kept_middles(dist, good, 3.0 * r_max)
-        reach = np.where(np.isfinite(dist), dist, fallback[:, None])
+        # Where a ray met no edge, the box reaches as far as the rays that met it (in most
+        # blocks every ray met one).
+        reach = dist
+        finite = np.isfinite(dist)
+        if not finite.all():
+            r_max = self.rows.largest(self.pips.r).astype(float)
+            fallback = _kept_middles(dist, good, 3.0 * r_max)
+            reach = np.where(finite, dist, fallback[:, None])
         pts = self.centre[:, None, :] + reach[..., None] * dirs
         low, high = pts.min(axis=1).astype(int), np.ceil(pts.max(axis=1)).astype(int)
         boxes = np.concatenate([low, high], axis=1)
