@@ -549,24 +549,27 @@ class _Rays:
 class _Probes:
     """Points to test against their faces' colours, gathered from every face and tested at
     once: `pip` (looks like the pip rather than the face) or `face` (has the face's colour).
-    `add` takes a block of faces (points (m, ..., 2), colours and contrast one row per face)
-    and returns a handle; `run` then `result(handle)` gives the answers, shaped as the points
-    without their last axis."""
+    `add` takes a block of faces (points (m, ..., 2) and their `colours` rows) and returns a
+    handle; `run` then `result(handle)` gives the answers, shaped as the points without
+    their last axis."""
 
     def __init__(self) -> None:
         self._todo: dict[str, list[tuple]] = {"pip": [], "face": []}
 
-    def add(self, kind: str, points, face_bgr, contrast, pip_bgr=None) -> tuple:
-        # Limits are worked out in float64, then compared in float32.
-        faces = np.empty((len(points), 7 if kind == "pip" else 4))
-        faces[:, :3] = face_bgr
-        if kind == "pip":
-            faces[:, 3:6], faces[:, 6] = pip_bgr, (0.5 * contrast).astype(np.float32)
-        else:
-            faces[:, 3] = np.minimum(0.25 * contrast, 30.0)
+    @staticmethod
+    def colours(face_bgr, contrast, pip_bgr) -> np.ndarray:
+        """A row per face of what its probes are tested against, worked out once for all its
+        probes: face colour, pip colour, then the limits of `pip` and `face` (worked out in
+        float64, then compared in float32)."""
+        rows = np.empty((len(face_bgr), 8), np.float32)
+        rows[:, :3], rows[:, 3:6] = face_bgr, pip_bgr
+        rows[:, 6], rows[:, 7] = 0.5 * contrast, np.minimum(0.25 * contrast, 30.0)
+        return rows
+
+    def add(self, kind: str, points, colours) -> tuple:
         todo = self._todo[kind]
         per_face = points.size // (2 * len(points))
-        todo.append((points.reshape(-1, 2), faces.repeat(per_face, axis=0)))
+        todo.append((points.reshape(-1, 2), colours.repeat(per_face, axis=0)))
         return kind, len(todo) - 1, points.shape[:-1]
 
     def run(self, bgr) -> None:
@@ -580,13 +583,12 @@ class _Probes:
 
     @staticmethod
     def _test(bgr, todo: list[tuple], pip: bool) -> list[np.ndarray]:
-        """The answers for each block of points; each point's row of colours (float32 values
-        held as float64) is its face colour, its pip colour (for `pip`), then the limit."""
+        """The answers for each block of points, each point with its face's `colours` row."""
         if not todo:
             return []
         h, w = bgr.shape[:2]
         points = np.concatenate([pts for pts, _ in todo])
-        faces = np.concatenate([f for _, f in todo]).astype(np.float32)
+        faces = np.concatenate([f for _, f in todo])
         px = _within(points[:, 0].round().astype(int), 0, w - 1)
         py = _within(points[:, 1].round().astype(int), 0, h - 1)
         colour = pixels(bgr, px, py, inside=True).astype(np.float32)
@@ -597,7 +599,7 @@ class _Probes:
             answer = (from_face > faces[:, 6]) & (from_pip < from_face)
         else:
             # A lighter swirl of a strong colour is still the face, as on a path (above).
-            answer = _off_face(colour, face, _strong(face)) < faces[:, 3]
+            answer = _off_face(colour, face, _strong(face)) < faces[:, 7]
         ends = list(accumulate(len(pts) for pts, _ in todo))
         return [answer[e - len(pts) : e] for (pts, _), e in zip(todo, ends, strict=True)]
 
@@ -787,7 +789,7 @@ class _Ones(_Block):
 
     def ask(self, rays: _Rays, probes: _Probes) -> None:
         r, centre = self.r, self.centre[:, None, :]
-        colours = (self.face_bgr, self.contrast, self.pips.pip_bgr[self.pip].astype(np.float32))
+        colours = _Probes.colours(self.face_bgr, self.contrast, self.pips.pip_bgr[self.pip])
         # A lone pip with other pips around it is a face whose other pips were missed.
         # Walk out from just past the pip: is the first thing met a spot of pip colour
         # with face again beyond it (another pip), rather than the die's edge?
@@ -808,10 +810,10 @@ class _Ones(_Block):
         to_edge = _kept_middles(edge, np.isfinite(edge), np.zeros(len(edge)))
         corners = centre + (0.7 * to_edge)[:, None, None] * _CIRCLE32
         self.asked = (
-            probes.add("pip", ahead, *colours),
-            probes.add("face", beyond, *colours[:2]),
-            probes.add("pip", inner, *colours),
-            probes.add("pip", corners, *colours),
+            probes.add("pip", ahead, colours),
+            probes.add("face", beyond, colours),
+            probes.add("pip", inner, colours),
+            probes.add("pip", corners, colours),
         )
 
     def conclude(self, rays: _Rays, probes: _Probes) -> None:
@@ -902,28 +904,28 @@ class _Patterns(_Block):
     def ask(self, rays: _Rays, probes: _Probes) -> None:
         n = self.n = np.array([face.face for face in self.faces])
         centre = self.centre[:, None, :]
-        pip_bgr = self.rows.middles(self.pips.pip_bgr).astype(np.float32)
-        colours = (self.face_bgr, self.contrast, pip_bgr)
+        pip_bgr = self.rows.middles(self.pips.pip_bgr)
+        colours = _Probes.colours(self.face_bgr, self.contrast, pip_bgr)
         to_image = self.turn * self.spacing[:, None, None]  # pip spacings -> pixels
-        self.asked = {"empty": probes.add("pip", centre + _EMPTY_AT[n] @ to_image, *colours)}
+        self.asked = {"empty": probes.add("pip", centre + _EMPTY_AT[n] @ to_image, colours)}
         self.twos = (n == 2).nonzero()[0]
         if len(self.twos):
             # Two pips of a 3 (centre and corner) or two side by side of a 4, 5 or 6 also
             # fit a smaller 2: a pip beyond them, with face between, means more than two.
-            c, at, mine = centre[self.twos], to_image[self.twos], [x[self.twos] for x in colours]
+            c, at, mine = centre[self.twos], to_image[self.twos], colours[self.twos]
             beyond, between = c + _BEYOND_TWO[:, 0] @ at, c + _BEYOND_TWO[:, 1] @ at
-            self.asked["beyond"] = probes.add("pip", beyond, *mine)
-            self.asked["between"] = probes.add("face", between, *mine[:2])
+            self.asked["beyond"] = probes.add("pip", beyond, mine)
+            self.asked["between"] = probes.add("face", between, mine)
         self.evens = ((n == 2) | (n == 4)).nonzero()[0]
         if len(self.evens):
             # A 3 or 5 whose middle pip was not found (on a small die its ring crosses
             # its neighbours): pip colour all over the middle, none towards the edges'
             # middles, where a 3 or 5 has no pips.
-            c, mine = centre[self.evens], [x[self.evens] for x in colours]
+            c, mine = centre[self.evens], colours[self.evens]
             r = self.rows.middles(self.pips.r)[self.evens].astype(float)[:, None, None]
-            self.asked["core"] = probes.add("pip", c + 0.5 * r * _CORE, *mine)
+            self.asked["core"] = probes.add("pip", c + 0.5 * r * _CORE, mine)
             around = c + 2.0 * r * self.dirs[self.evens, :4]
-            self.asked["around"] = probes.add("pip", around, *mine)
+            self.asked["around"] = probes.add("pip", around, mine)
 
     def conclude(self, rays: _Rays, probes: _Probes) -> None:
         half = self.half[:, None]
