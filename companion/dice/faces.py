@@ -752,28 +752,35 @@ class _Block:
             )
 
 
-def _squashes(dist: np.ndarray, good: np.ndarray, dirs: np.ndarray = _SIXTEEN) -> list[float]:
-    """Short over long axis of the outline that the `good` rays of each row of (m, k)
-    distances along `dirs` (k, 2), or each row's own (m, k, 2), draw. Rows with as many
-    good rays are worked out together, and all their spreads' axes at once."""
+def _squashes(dist: np.ndarray, good: np.ndarray) -> list[float]:
+    """`_squash_of` the outline that the `good` rays of each row of (m, 16) distances along
+    `_SIXTEEN` draw. Rows with as many good rays are worked out together."""
     if not len(dist):
         return []
     counts = good.sum(axis=1)
-    groups, spreads = [], []
+    groups, outlines = [], []
     for count in sorted(set(counts.tolist())):
         rows = (counts == count).nonzero()[0]
         groups.append(rows)
         at = good[rows]
-        # Shared directions are taken by the good rays' columns (np.broadcast_to is slow).
-        dirs_at = dirs[at.nonzero()[1]] if dirs.ndim == 2 else dirs[rows][at]
-        dirs_at = dirs_at.reshape(-1, count, 2)
-        outline = dist[rows][at].reshape(-1, count, 1) * dirs_at
-        outline -= outline.sum(axis=1, keepdims=True) / count  # np.mean's value, quicker
-        spreads.append(outline.transpose(0, 2, 1) @ outline)
-    low, high = np.linalg.eigvalsh(np.concatenate(spreads)).T  # each matrix's own
+        # The good rays' directions, taken by their columns (np.broadcast_to is slow).
+        dirs_at = _SIXTEEN[at.nonzero()[1]].reshape(-1, count, 2)
+        outlines.append(dist[rows][at].reshape(-1, count, 1) * dirs_at)
     squash = np.empty(len(dist))
-    squash[np.concatenate(groups)] = np.sqrt(np.maximum(low, 0.0) / high)
+    squash[np.concatenate(groups)] = _squash_of(outlines)
     return squash.tolist()
+
+
+def _squash_of(outlines: list[np.ndarray]) -> np.ndarray:
+    """Short over long axis of each outline of each block (m, points, 2), all their spreads'
+    axes at once."""
+    spreads = []
+    for outline in outlines:
+        # about its middle (np.mean's value, quicker)
+        about = outline - outline.sum(axis=1, keepdims=True) / outline.shape[1]
+        spreads.append(about.transpose(0, 2, 1) @ about)
+    low, high = np.linalg.eigvalsh(np.concatenate(spreads)).T  # each matrix's own
+    return np.sqrt(np.maximum(low, 0.0) / high)
 
 
 class _Ones(_Block):
@@ -955,7 +962,8 @@ class _Patterns(_Block):
         # outline tells too.
         outlined = ((self.n <= 3) & good.all(axis=1)).nonzero()[0]
         if len(outlined):
-            squashes = _squashes(dist[outlined], good[outlined], self.dirs[outlined])
+            # All their rays are good: no need to pick them out.
+            squashes = _squash_of([dist[outlined, :, None] * self.dirs[outlined]]).tolist()
             for k, squash in zip(outlined.tolist(), squashes, strict=True):
                 self.faces[k].outline = squash
         self._finish(dist, self.dirs, good, missing)
