@@ -506,12 +506,14 @@ def _away(bgr, centre, dirs, grid, face_bgr, limit) -> np.ndarray:
     h, w = bgr.shape[:2]
     px = (centre[:, :1] + grid * dirs[:, :1]).round().astype(int)
     py = (centre[:, 1:] + grid * dirs[:, 1:]).round().astype(int)
-    cx, cy = _within(px, 0, w - 1), _within(py, 0, h - 1)
-    seen = pixels(bgr, cx, cy, inside=True)
+    # (places left of or above the frame wrap round to large numbers as unsigned)
+    off = (px.view(np.uint64) >= w) | (py.view(np.uint64) >= h)
+    # A place off the frame is away whatever colour it takes: any pixel of the frame will do.
+    seen = bgr.reshape(-1, 3).take(py * w + px, axis=0, mode="clip")
     # Channel by channel: taking each ray's colour from its points' colours in one go
     # runs numpy's loops over rows of three, which is slow.
     b, g, r = (seen[..., c] - face_bgr[:, c, None] for c in range(3))
-    return (b * b + g * g + r * r > limit[:, None]) | (px != cx) | (py != cy)
+    return (b * b + g * g + r * r > limit[:, None]) | off
 
 
 class _Rays:
