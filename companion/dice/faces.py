@@ -718,8 +718,12 @@ class _Block:
         self.faces, self.pips, self.dp = faces, pips, dp
         self.rows = _PipRows(faces)
         self.centre = np.array([face.centre for face in faces], float)
-        self.face_bgr = self.rows.middles(pips.face_bgr).astype(np.float32)
-        self.contrast = self.rows.middles(pips.contrast).astype(float)
+        # The middles of the pips' face colour, pip colour, contrast and radius (all float32,
+        # as the middles are worked out in), sorted all at once.
+        table = [pips.face_bgr, pips.pip_bgr, pips.contrast[:, None], pips.r[:, None]]
+        mid = self.rows.middles(np.concatenate(table, axis=1))
+        self.face_bgr, self.pip_bgr = mid[:, :3], mid[:, 3:6]
+        self.contrast, self.pip_r = mid[:, 6].astype(float), mid[:, 7]
         self.threshold = np.maximum(dp.edge_min, dp.edge_tolerance * self.contrast)
 
     def _cast(self, rays: _Rays, dirs, start, stop) -> tuple[int, int]:
@@ -913,8 +917,7 @@ class _Patterns(_Block):
     def ask(self, rays: _Rays, probes: _Probes) -> None:
         n = self.n = np.array([face.face for face in self.faces])
         centre = self.centre[:, None, :]
-        pip_bgr = self.rows.middles(self.pips.pip_bgr)
-        colours = _Probes.colours(self.face_bgr, self.contrast, pip_bgr)
+        colours = _Probes.colours(self.face_bgr, self.contrast, self.pip_bgr)
         to_image = self.turn * self.spacing[:, None, None]  # pip spacings -> pixels
         self.asked = {"empty": probes.add("pip", centre + _EMPTY_AT[n] @ to_image, colours)}
         self.twos = (n == 2).nonzero()[0]
@@ -931,7 +934,7 @@ class _Patterns(_Block):
             # its neighbours): pip colour all over the middle, none towards the edges'
             # middles, where a 3 or 5 has no pips.
             c, mine = centre[self.evens], colours[self.evens]
-            r = self.rows.middles(self.pips.r)[self.evens].astype(float)[:, None, None]
+            r = self.pip_r[self.evens].astype(float)[:, None, None]
             self.asked["core"] = probes.add("pip", c + 0.5 * r * _CORE, mine)
             around = c + 2.0 * r * self.dirs[self.evens, :4]
             self.asked["around"] = probes.add("pip", around, mine)
