@@ -352,28 +352,6 @@ def _gaps(xy: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.hypot(x[a] - x[b], y[a] - y[b])
 
 
-def _nonzero(mask: np.ndarray) -> np.ndarray:
-    """Flat indices of the nonzero values of a 2-D uint8 mask, in order. Peaks are few, and
-    cv2.findNonZero looks at every value in turn: so it scans the mask folded in four (the
-    max of its quarters) as 4-byte words, and only the 16 bytes behind each word that is not
-    zero are looked at again."""
-    h, w = mask.shape
-    if w % 16 or not mask.flags.c_contiguous:
-        return np.flatnonzero(mask)
-    half, quarter = w // 2, w // 4
-    folded = cv2.max(mask[:, :half], mask[:, half:], dst=_scratch("fold", (h, half)))
-    folded = cv2.max(folded[:, :quarter], folded[:, quarter:], dst=_scratch("fold2", (h, quarter)))
-    words = cv2.findNonZero(folded.view(np.int32))
-    if words is None:
-        return np.zeros(0, np.intp)
-    words = words.reshape(-1, 2).astype(np.intp)
-    behind = (np.arange(4) + quarter * np.arange(4)[:, None]).ravel()
-    at = ((words[:, 1] * w + words[:, 0] * 4)[:, None] + behind).ravel()
-    at = at[mask.ravel().take(at) > 0]
-    at.sort()
-    return at
-
-
 def _corners(a, b, face_bgr, pip_bgr, contrast) -> np.ndarray:
     """For pairs of spots of the other polarity, each `a` big enough to suppress its
     smaller neighbour `b`: is `a` the shaded corner of a small die standing out from the
@@ -419,8 +397,10 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     most = most.reshape(len(most), row)
     above = _plane(most.shape, math.floor(p.threshold) + 1)
     peaks = cv2.inRange(most, above, response.reshape(len(response), row), dst=most)
-    # Each peak as its flat index into the response, H x W x 3 seen as one H x 3W image.
-    found = _nonzero(peaks)
+    # Each peak as its flat index into the response, H x W x 3 seen as one H x 3W image. The
+    # mask seen as bools (inRange's 255 is true): numpy finds the few true values among them
+    # by skipping a word of zeros at a time, where its scan of bytes tests each in turn.
+    found = np.flatnonzero(peaks.view(bool))
     ys, xs = np.divmod(found, row)
     xs, cs = np.divmod(xs, 3)
     # A flat top is many equal maxima: keep the first of each run across, then the first of
