@@ -17,7 +17,7 @@ import numpy as np
 from companion.dice.profile import PipParams
 
 _ANGLES = np.linspace(0, 2 * math.pi, 12, endpoint=False)
-_RING = np.stack([np.cos(_ANGLES), np.sin(_ANGLES)], axis=1)
+_RING_X, _RING_Y = np.cos(_ANGLES), np.sin(_ANGLES)
 _PEAK = np.ones((5, 5), np.uint8)
 _LUMA = np.array([0.114, 0.587, 0.299])
 _TIGHT_RING = (1.25, 1.0)  # (times a pip's radius, plus pixels)
@@ -205,10 +205,10 @@ def ring_colours(
     the radius, plus pixels); the profile's ring by default."""
     h, w = bgr.shape[:2]
     times, plus = scale or (p.ring_scale, 1.5)
-    radius = times * r + plus
-    pts = np.rint(xy[:, None, :] + radius[:, None, None] * _RING[None, :, :]).astype(int)
-    px = _within(pts[..., 0], 0, w - 1)
-    py = _within(pts[..., 1], 0, h - 1)
+    radius = (times * r + plus)[:, None]
+    # x and y each on its own: numpy is slow over a last axis of two.
+    px = _within(np.rint(xy[:, :1] + radius * _RING_X).astype(int), 0, w - 1)
+    py = _within(np.rint(xy[:, 1:] + radius * _RING_Y).astype(int), 0, h - 1)
     return pixels(bgr, px, py, inside=True).astype(np.float32)
 
 
