@@ -9,6 +9,7 @@ made no face at all (two corners and the middle of a 5) are looked at again the 
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Callable
 
 import cv2
@@ -46,9 +47,9 @@ FOUND_AGAIN = 5
 
 
 def _spots(frame, centre, half, pip_bgr, contrast, own_xy):
-    """The spots of the pip's colour within `half` px of `centre`: centres (frame pixels),
-    areas, box widths and heights; and the area of the spot at or beside each of `own_xy` (the
-    face's pips, measured as the spots are), 0 where there is none."""
+    """The spots of the pip's colour within `half` px of `centre`: centres (frame pixels), and
+    box width, height and area (whole pixels); and the area of the spot at or beside each of
+    `own_xy` (the face's pips, measured as the spots are), 0 where there is none."""
     h, w = frame.shape[:2]
     x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
     x1, y1 = min(w, int(centre[0] + half) + 1), min(h, int(centre[1] + half) + 1)
@@ -59,14 +60,10 @@ def _spots(frame, centre, half, pip_bgr, contrast, own_xy):
     _, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
         near, 8, _label_type(near.shape), cv2.CCL_DEFAULT
     )
-    area = stats[:, cv2.CC_STAT_AREA].astype(float)
-    areas = area.tolist()
-    own_area = np.array(
-        [_own_spot(labels, areas, round(x) - x0, round(y) - y0) for x, y in own_xy.tolist()]
-    )
+    areas = stats[:, cv2.CC_STAT_AREA].tolist()
+    own_area = [_own_spot(labels, areas, round(x) - x0, round(y) - y0) for x, y in own_xy.tolist()]
     # label 0 is what is not of the pip's colour
-    wh = stats[1:, cv2.CC_STAT_WIDTH : cv2.CC_STAT_HEIGHT + 1].astype(float)
-    return centroids[1:] + np.array([x0, y0]), area[1:], wh, own_area
+    return centroids[1:] + np.array([x0, y0]), stats[1:, cv2.CC_STAT_WIDTH :], own_area
 
 
 def _label_type(shape: tuple[int, int]) -> int:
@@ -77,16 +74,31 @@ def _label_type(shape: tuple[int, int]) -> int:
     return cv2.CV_16U if (h + 1) // 2 * ((w + 1) // 2) < 2**16 else cv2.CV_32S
 
 
-def _own_spot(labels: np.ndarray, areas: list[float], x: int, y: int) -> float:
+def _own_spot(labels: np.ndarray, areas: list[int], x: int, y: int) -> int:
     """The area of a face's pip at pixel (x, y) of the window `labels`, as a spot: the
-    biggest spot in the 3 x 3 pixels around it (kept to the window), 0.0 if none. The pip's
+    biggest spot in the 3 x 3 pixels around it (kept to the window), 0 if none. The pip's
     colour is that of its most extreme pixel, and the one at its middle may be a glint, or of
     neither colour on a small blurred pip. A pip lies in the window (nearer its middle than
     its half-width, and in the frame). A few pips: quicker in plain Python than in NumPy."""
     h, w = labels.shape
     rows = slice(min(max(y - 1, 0), h - 1), min(max(y + 1, 0), h - 1) + 1)
     cols = slice(min(max(x - 1, 0), w - 1), min(max(x + 1, 0), w - 1) + 1)
-    return max((areas[k] for row in labels[rows, cols].tolist() for k in row if k), default=0.0)
+    return max((areas[k] for row in labels[rows, cols].tolist() for k in row if k), default=0)
+
+
+def _pip_like(boxes: np.ndarray, known: float) -> np.ndarray:
+    """Which spots (box width, height and area) have a pip's area (`PIP_AREA` times `known`,
+    the face's pips'), roundness and fill. A window has a few spots: quicker tested one by one
+    in plain Python than by a dozen array calls."""
+    lo, hi = PIP_AREA[0] * known, PIP_AREA[1] * known
+    return np.array(
+        [
+            i
+            for i, (w, h, a) in enumerate(boxes.tolist())
+            if lo <= a <= hi and max(w, h) <= ROUND * min(w, h) and a >= FILL * (w * h)
+        ],
+        int,
+    )
 
 
 def recounted(
@@ -110,30 +122,25 @@ def recounted(
         return None
     pip_bgr = facefit.middle(pips.pip_bgr[own])
     face_bgr = facefit.middle(pips.face_bgr[own])
-    r = float(facefit.middle(pips.r[own]))
-    contrast = float(np.linalg.norm(pip_bgr - face_bgr))
+    off = pip_bgr - face_bgr
+    contrast = float(np.sqrt(off.dot(off)))  # np.linalg.norm's work, without its overhead
     reach = REACH * face.spacing / facefit.PIP_OFFSET
     if face.face == 2:
         # Two pips read as a 2 may be no corners across a face but neighbours along its edge
         # (of a 4) or in a column (of a 6): reaching twice as far takes in a whole 6.
         reach *= 2
-    xy, area, wh, own_area = _spots(frame, face.centre, reach, pip_bgr, contrast, pips.xy[own])
-    if not own_area.all():
+    xy, boxes, own_area = _spots(frame, face.centre, reach, pip_bgr, contrast, pips.xy[own])
+    if not all(own_area):
         return None  # its own pips are not spots of their colour: the colour tells nothing
-    known = float(facefit.middle(own_area))
-    fits = (area >= PIP_AREA[0] * known) & (area <= PIP_AREA[1] * known)
-    w, h = wh.T  # ufuncs on the two columns: quicker than reducing each row of two
-    fits &= (np.maximum(w, h) <= ROUND * np.minimum(w, h)) & (area >= FILL * (w * h))
-    fits &= np.hypot(*(xy - face.centre).T) <= reach
-    new = fits.nonzero()[0]
+    new = _pip_like(boxes, statistics.median(own_area))
+    new = new[np.hypot(*(xy[new] - face.centre).T) <= reach]
     if not len(new):
         return None  # most often: no spot need be measured against the pips read
-    read_by = taken.nonzero()[0]
-    gap = np.hypot(*(xy[new, None, :] - pips.xy[read_by][None]).transpose(2, 0, 1))
-    new = new[(gap > APART * pips.r[read_by][None]).all(axis=1)]
+    gap = xy[new, None] - pips.xy[taken]
+    new = new[(np.hypot(gap[..., 0], gap[..., 1]) > APART * pips.r[taken]).all(axis=1)]
     if not len(new):
         return None
-    radius = np.sqrt(area[new] / math.pi)
+    radius = np.sqrt(boxes[new, 2] / math.pi)
     ring = ring_colours(frame, xy[new], radius, profile.pips)
     face_like = facefit.off_face(ring, face_bgr) <= profile.faces.colour_tolerance
     # the face's other pips, close by on a small die, cross the ring too
@@ -144,12 +151,13 @@ def recounted(
     k = len(new)
     if not k or len(own) + k > 6:
         return None
+    wh = boxes[new, :2]
     more = Pips(
         np.concatenate([pips.xy, xy[new]]),
         np.concatenate([pips.r, radius]),
         np.concatenate([pips.polarity, np.full(k, pips.polarity[own[0]])]),
         np.concatenate([pips.contrast, np.full(k, contrast)]),
-        np.concatenate([pips.elongation, wh[new].max(axis=1) / wh[new].min(axis=1)]),
+        np.concatenate([pips.elongation, wh.max(axis=1) / wh.min(axis=1)]),
         np.concatenate([pips.face_bgr, face_bgr[None].repeat(k, axis=0)]),
         np.concatenate([pips.pip_bgr, pip_bgr[None].repeat(k, axis=0)]),
         np.concatenate([pips.weak, np.zeros(k, bool)]),
@@ -160,6 +168,7 @@ def recounted(
         return None
     every = np.concatenate([own, on_face])
     whole = face_of(every, more, profile)
+    r = float(facefit.middle(pips.r[own]))
     if whole is None and short:
         whole = short_face(every, more, profile, r)
     if whole is None or not spaced(whole, r):
