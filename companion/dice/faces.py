@@ -504,10 +504,10 @@ def _away(bgr, centre, dirs, grid, face_bgr, limit) -> np.ndarray:
     """Which points `grid` (rays, steps) along the rays are off the frame or farther from
     the face's colour than `limit` (squared distance, of float32 colours)."""
     h, w = bgr.shape[:2]
-    px = (centre[:, :1] + grid * dirs[:, :1]).round().astype(int)
-    py = (centre[:, 1:] + grid * dirs[:, 1:]).round().astype(int)
+    px = (centre[:, :1] + grid * dirs[:, :1]).round().astype(np.intp)
+    py = (centre[:, 1:] + grid * dirs[:, 1:]).round().astype(np.intp)
     # (places left of or above the frame wrap round to large numbers as unsigned)
-    off = (px.view(np.uint64) >= w) | (py.view(np.uint64) >= h)
+    off = (px.view(np.uintp) >= w) | (py.view(np.uintp) >= h)
     # A place off the frame is away whatever colour it takes: any pixel of the frame will do.
     seen = bgr.reshape(-1, 3).take(py * w + px, axis=0, mode="clip")
     # Channel by channel: taking each ray's colour from its points' colours in one go
