@@ -9,7 +9,7 @@ from itertools import accumulate, combinations, groupby, pairwise, permutations
 
 import numpy as np
 
-from companion.dice.pips import Pips, norms, pixels, shade_distance
+from companion.dice.pips import Pips, norms, pixels, shade_distance, within
 from companion.dice.profile import DiceParams, FaceParams
 from companion.dice.synth import PIP_LAYOUT, PIP_OFFSET
 
@@ -18,11 +18,6 @@ TEMPLATES = {n: np.array(pts) / PIP_OFFSET for n, pts in PIP_LAYOUT.items()}
 _HALF_FACE = 0.5 / PIP_OFFSET  # the face's half-width in pip spacings
 SATURATED = 0.4  # (max - min) / max of a face's B, G, R that is of a strong colour
 ROUND_PIP = 1.35  # longest/shortest width of a pip seen from above (a glint included)
-
-
-def _within(a: np.ndarray, lo, hi) -> np.ndarray:
-    """np.clip without its per-call overhead (it is called on small arrays, often)."""
-    return np.minimum(np.maximum(a, lo), hi)
 
 
 @dataclass
@@ -170,7 +165,7 @@ def one_die(bgr, twos: list[Face], pips: Pips, fp: FaceParams) -> np.ndarray:
     pts, face_of, t = _along(centre - across, centre + across, zero, one, 2 * reach)
     h, w = bgr.shape[:2]
     px, py = pts.round().astype(int).T
-    px, py = _within(px, 0, w - 1), _within(py, 0, h - 1)
+    px, py = within(px, 0, w - 1), within(py, 0, h - 1)
     idx = [face.pips for face in twos]
     face_bgr = np.array([middle(pips.face_bgr[i]) for i in idx], np.float32)
     contrast = np.array([pips.contrast[i].min() for i in idx])
@@ -591,8 +586,8 @@ class _Probes:
         h, w = bgr.shape[:2]
         points = np.concatenate([pts for pts, _ in todo])
         faces = np.concatenate([f for _, f in todo])
-        px = _within(points[:, 0].round().astype(int), 0, w - 1)
-        py = _within(points[:, 1].round().astype(int), 0, h - 1)
+        px = within(points[:, 0].round().astype(int), 0, w - 1)
+        py = within(points[:, 1].round().astype(int), 0, h - 1)
         colour = pixels(bgr, px, py, inside=True).astype(np.float32)
         face = faces[:, :3]
         if pip:

@@ -29,7 +29,7 @@ SHADE = 1.8  # brightest/dimmest one die's face looks (uneven light, marbling)
 _AROUND_Y, _AROUND_X = (a.ravel() for a in np.mgrid[-1:2, -1:2])  # 3x3, row by row
 
 
-def _within(a: np.ndarray, lo, hi) -> np.ndarray:
+def within(a: np.ndarray, lo, hi) -> np.ndarray:
     """np.clip without its per-call overhead (it is called on small arrays, often)."""
     return np.minimum(np.maximum(a, lo), hi)
 
@@ -60,7 +60,7 @@ def shade_distance(a: np.ndarray, b: np.ndarray, darker: float = 1 / SHADE) -> n
     is lighter in places, in one hue. `a` may be up to `SHADE` times brighter than `b`, or
     down to `darker` times as bright; the distance is measured at the brighter's scale."""
     s = dots(a, b) / np.maximum(dots(b, b), 1.0)
-    s = _within(s, darker, SHADE)
+    s = within(s, darker, SHADE)
     return np.linalg.norm(a - s[..., None] * b, axis=-1) * np.maximum(1.0, 1 / s)
 
 
@@ -176,7 +176,7 @@ def _extent(response, at, xs, ys, peak, p: PipParams):
     if len(edge):
         x, y = xs[edge], ys[edge]
         start = at[edge] - (y * w + x) * 3  # the peak's channel, in its half of the response
-        y, x = _within(y + dy, 0, h - 1), _within(x + dx, 0, w - 1)
+        y, x = within(y + dy, 0, h - 1), within(x + dx, 0, w - 1)
         idx[..., edge] = start + (y * w + x) * 3
     prof = np.take(response.ravel(), idx).astype(np.int16)  # (steps, 8, n)
     # The response is whole numbers, which makes its tests against fractions of the peak
@@ -207,8 +207,8 @@ def ring_colours(
     times, plus = scale or (p.ring_scale, 1.5)
     radius = (times * r + plus)[:, None]
     # x and y each on its own: numpy is slow over a last axis of two.
-    px = _within(np.rint(xy[:, :1] + radius * _RING_X).astype(int), 0, w - 1)
-    py = _within(np.rint(xy[:, 1:] + radius * _RING_Y).astype(int), 0, h - 1)
+    px = within(np.rint(xy[:, :1] + radius * _RING_X).astype(int), 0, w - 1)
+    py = within(np.rint(xy[:, 1:] + radius * _RING_Y).astype(int), 0, h - 1)
     return pixels(bgr, px, py, inside=True).astype(np.float32)
 
 
@@ -448,8 +448,8 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     first[1:] = cell[1:] != cell[:-1]
     arr = arr[first]
     xy, r = arr[:, :2], arr[:, 2]
-    ix = _within(np.rint(xy[:, 0]).astype(int), 1, w - 2)
-    iy = _within(np.rint(xy[:, 1]).astype(int), 1, h - 2)
+    ix = within(np.rint(xy[:, 0]).astype(int), 1, w - 2)
+    iy = within(np.rint(xy[:, 1]).astype(int), 1, h - 2)
     # Pip colour: the 3x3 neighbour farthest from the face's brightness, so a glint on a
     # dark pip does not count as the pip. (n, 9, 3), all on the frame.
     around = pixels(bgr, ix[:, None] + _AROUND_X, iy[:, None] + _AROUND_Y, inside=True)
