@@ -347,7 +347,7 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     # the first of equals, as a strict comparison keeps it.
     flat_costs = costs.tolist()
     best = None
-    for k, ranked in enumerate(costs.argsort(axis=1).tolist()):
+    for k, ranked in enumerate(costs.argsort(axis=1, kind="stable").tolist()):
         order, last = _assign(ranked, n)
         worst = flat_costs[k][last] / spacing
         if best is None or worst < best[0]:

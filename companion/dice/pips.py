@@ -421,9 +421,11 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     for end in np.cumsum(np.bincount(group, minlength=6)).tolist():
         mine = order[start:end]
         if len(mine) > p.max_peaks:
-            # Textured trays have many faint peaks: measure only the strongest.
-            mine_strength = strength[mine].astype(np.float32)
-            mine = mine[np.argpartition(-mine_strength, p.max_peaks)[: p.max_peaks]]
+            # Textured trays have many faint peaks: measure only the strongest, the first
+            # found of equals (argpartition breaks ties one way on one NumPy, another on
+            # the next), in the order found. ~strength orders bytes strongest first.
+            strongest = np.argsort(~strength[mine], kind="stable")[: p.max_peaks]
+            mine = mine[np.sort(strongest)]
         picked.append(mine)
         start = end
     pick = np.concatenate(picked)

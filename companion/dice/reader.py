@@ -65,7 +65,11 @@ def _splits(points: np.ndarray):
     centred = points - points.mean(axis=0)
     _, _, axes = np.linalg.svd(centred, full_matrices=False)
     for axis in axes:
-        order = np.argsort(centred @ axis)
+        # An axis points either way, and LAPACK builds differ in which: the one whose larger
+        # part is positive, and a stable sort, cut the same on every build, in one order.
+        if axis[np.abs(axis).argmax()] < 0:
+            axis = -axis
+        order = np.argsort(centred @ axis, kind="stable")
         n = len(points)
         for k in range(max(1, n - 6), min(6, n - 1) + 1):  # a die shows at most 6 pips
             yield order[:k], order[k:]
