@@ -584,7 +584,12 @@ class _Probes:
         if not todo:
             return []
         h, w = bgr.shape[:2]
-        points = np.concatenate([pts for pts, _ in todo])
+        # A probe often lies on a half pixel exactly (pips lie on a grid of half pixels), where
+        # the last bit of a fitted face's spacing or angle, in which BLAS and libm builds
+        # differ, would tip it into the pixel on either side: places are first snapped to
+        # 1/2**20 px (exactly, a power of two), so every build takes the same pixel.
+        points = np.concatenate([pts for pts, _ in todo]) * _SNAP
+        points = points.round() / _SNAP
         faces = np.concatenate([f for _, f in todo])
         px = within(points[:, 0].round().astype(int), 0, w - 1)
         py = within(points[:, 1].round().astype(int), 0, h - 1)
@@ -601,6 +606,7 @@ class _Probes:
         return [answer[e - len(pts) : e] for (pts, _), e in zip(todo, ends, strict=True)]
 
 
+_SNAP = 2.0**20
 _GRID = {(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1)}
 # Where a face of n pips has none, in pip spacings.
 _EMPTY = {

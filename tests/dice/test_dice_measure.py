@@ -38,3 +38,21 @@ def test_a_face_measures_the_same_among_many_as_alone():
         assert together.missing_pip == single.missing_pip
         assert together.seen_as == single.seen_as
         assert together.squash == single.squash
+
+
+def test_a_probe_on_a_half_pixel_takes_one_pixel_whatever_its_last_bit():
+    """A probe of a fitted face often lies on a half pixel exactly; another machine's BLAS
+    or libm can put it a last bit either side. It must look at the same pixel either way,
+    or the same frame reads differently there."""
+    frame = np.full((20, 20, 3), 200, np.uint8)  # ivory face...
+    frame[:, 10:] = 20  # ... and pip-black from x = 10 on
+    colours = facefit._Probes.colours(
+        np.array([[200.0, 200, 200]]), np.array([311.0]), np.array([[20.0, 20, 20]])
+    )
+    half = 9.5
+    points = np.array([[[np.nextafter(half, 0), 5.0], [half, 5.0], [np.nextafter(half, 20), 5.0]]])
+    probes = facefit._Probes()
+    handle = probes.add("pip", points, colours)
+    probes.run(frame)
+    answers = probes.result(handle)[0].tolist()
+    assert answers in ([True] * 3, [False] * 3)
