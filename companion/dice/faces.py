@@ -9,6 +9,7 @@ from itertools import accumulate, combinations, groupby, pairwise, permutations
 
 import numpy as np
 
+from companion.dice import kernels
 from companion.dice.pips import Pips, norms, pixels, shade_distance, within
 from companion.dice.profile import DiceParams, FaceParams
 from companion.dice.synth import PIP_LAYOUT, PIP_OFFSET
@@ -311,14 +312,6 @@ _AFFINE_SRC = {n: np.hstack([t, np.ones((len(t), 1))]) for n, t in TEMPLATES.ite
 _AFFINE_SOLVE = {n: np.linalg.pinv(src) for n, src in _AFFINE_SRC.items()}
 
 
-# Each pattern's template as two (1, n, 1) columns.
-_TEMPLATE_XY = {
-    n: (t[:, 0].reshape(1, -1, 1).copy(), t[:, 1].reshape(1, -1, 1).copy())
-    for n, t in TEMPLATES.items()
-}
-_QUARTERS = np.arange(4) * (math.pi / 2)
-
-
 def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | None:
     """Fit the pattern of len(points) pips. Returns (residual, spacing, angle, squash, centre)
     or None when the count has no pattern. Residual and squash use an affine fit when the
@@ -326,50 +319,13 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     n = len(points)
     if n not in TEMPLATES or n < 2:
         return None
-    tx, ty = _TEMPLATE_XY[n]
-    centre = points.sum(axis=0) / n  # np.mean's value, without its overhead
-    rel = points - centre
-    rx, ry = rel[:, 0], rel[:, 1]
-    from_centre = np.hypot(rx, ry)
-    far = int(from_centre.argmax())
-    spacing = float(from_centre[far]) / math.sqrt(2)
-    if spacing < 1e-6:
+    found = kernels.fit(
+        np.ascontiguousarray(points, np.float64), TEMPLATES[n], _AFFINE_SOLVE[n], _AFFINE_SRC[n]
+    )
+    if found is None:
         return None
-    far_x, far_y = rel[far].tolist()
-    # The four ways the pattern can sit (quarter turns), all at once: (4, n, 2) predictions.
-    angles = (math.atan2(far_y, far_x) - math.pi / 4) + _QUARTERS
-    cos = (np.cos(angles) * spacing)[:, None, None]
-    sin = (np.sin(angles) * spacing)[:, None, None]
-    px = tx * cos - ty * sin  # (4, n, 1)
-    py = tx * sin + ty * cos
-    costs = np.hypot(px - rx, py - ry).reshape(4, -1)  # (4, n * n)
-    # Each turn's pips matched greedily, its worst match the last made; the best turn is
-    # the first of equals, as a strict comparison keeps it.
-    flat_costs = costs.tolist()
-    best = None
-    for k, ranked in enumerate(costs.argsort(axis=1, kind="stable").tolist()):
-        order, last = _assign(ranked, n)
-        worst = flat_costs[k][last] / spacing
-        if best is None or worst < best[0]:
-            best = worst, k, order
-    residual, k, order = best
-    angle = float(angles[k])
-    squash = 1.0
-    if n >= 4:
-        matched = points[order]
-        sol = _AFFINE_SOLVE[n] @ matched  # least-squares affine map, template -> image
-        (a, c), (b, d) = sol[:2].tolist()
-        # singular values of the 2x2 linear part, in closed form
-        fro = a * a + b * b + c * c + d * d
-        det = abs(a * d - b * c)
-        big = math.sqrt((fro + math.sqrt(max(fro * fro - 4 * det * det, 0.0))) / 2)
-        small = det / big if big > 0 else 0.0
-        squash = small / big if big > 0 else 0.0
-        err = np.hypot(*(_AFFINE_SRC[n] @ sol - matched).T).max()
-        area = math.sqrt(big * small)
-        residual = min(residual, float(err) / area) if area > 0 else residual
-        spacing = area
-    return residual, spacing, angle, squash, centre
+    residual, spacing, angle, squash, x, y = found
+    return residual, spacing, angle, squash, np.array([x, y])
 
 
 # Each pattern of 4 to 6 pips with one pip left out, and a 6 with two, as complex numbers
@@ -429,29 +385,6 @@ def fit_short(
             best = (float(worst[way, k]), float(abs(ak)), float(np.angle(ak)), centre)
     residual, spacing, angle, centre = best
     return n + lost, residual, spacing, angle, np.array([centre.real, centre.imag])
-
-
-# (template, detected) of each flat index into an n x n cost matrix, looked up, not divided
-_CELLS = {n: [divmod(flat, n) for flat in range(n * n)] for n in TEMPLATES}
-
-
-def _assign(ranked: list[int], n: int) -> tuple[list[int], int]:
-    """Template point -> detected point, greedily by increasing distance (n <= 6), and the
-    flat index of the last (costliest) match. `ranked` is the flat (template * n + detected)
-    cost matrix's indices, cheapest first."""
-    order = [-1] * n
-    used = [False] * n
-    left = n
-    cells = _CELLS[n]
-    for flat in ranked:
-        i, j = cells[flat]
-        if order[i] < 0 and not used[j]:
-            order[i] = j
-            used[j] = True
-            left -= 1
-            if not left:
-                break
-    return order, flat
 
 
 # Most rays meet the die's edge within their first few steps: each ray is sampled a stretch

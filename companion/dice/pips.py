@@ -14,6 +14,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from companion.dice import kernels
 from companion.dice.profile import PipParams
 
 _ANGLES = np.linspace(0, 2 * math.pi, 12, endpoint=False)
@@ -24,7 +25,6 @@ _TIGHT_RING = (1.25, 1.0)  # (times a pip's radius, plus pixels)
 _TIGHT_MIN_RADIUS = 1.8  # px
 _BLURRED_RIM = 1.0  # px a pip's colour reaches past its radius, into its face
 _SIBLING_COLOUR = 60.0  # farthest apart the colours of two pips of one face look
-_OFF_LINE = 0.25  # a colour this far (times pip-face contrast) off pip and face is neither
 SHADE = 1.8  # brightest/dimmest one die's face looks (uneven light, marbling)
 _AROUND_Y, _AROUND_X = (a.ravel() for a in np.mgrid[-1:2, -1:2])  # 3x3, row by row
 
@@ -148,54 +148,16 @@ def _responses(bgr: np.ndarray, kernel: np.ndarray) -> np.ndarray:
 _DIRS = np.array([(math.cos(a), math.sin(a)) for a in np.arange(8) * math.pi / 4])
 
 
-@lru_cache(maxsize=8)
-def _ray_steps(width: int, length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Whole-pixel (dx, dy) steps 1..length along each of the 8 rays, (length, 8, 1) each,
-    and the same steps as offsets into the flat H x width x 3 array."""
-    steps = np.arange(1, length + 1, dtype=np.float64)
-    off = np.round(steps[:, None, None, None] * _DIRS[None, :, None, :]).astype(np.intp)
-    dx, dy = off[..., 0], off[..., 1]
-    return dx, dy, (dy * width + dx) * 3
-
-
-def _extent(response, at, xs, ys, peak, p: PipParams):
+def _extent(response, at, peak, p: PipParams):
     """Each peak's half-height distance along 8 rays, in its own channel of the black-hat or
-    the top-hat in `_responses`, where it is at flat index `at` (and at (xs, ys) in the
-    frame): the indices of those closed all round, and their radius and elongation."""
-    w = response.shape[1]
-    h = (response.shape[0] - 2) // 2
-    n_steps = p.max_radius + 1
-    dx, dy, flat = _ray_steps(w, n_steps)
-    # Peaks sit on whole pixels, so each ray is a fixed set of offsets into the flat array;
-    # only peaks near the frame's border need their rays clipped to it. Step by step, each
-    # step's (8, n) values in one block, which the tests below take a step at a time.
-    idx = flat + at
-    edge = np.flatnonzero(
-        (np.minimum(xs, ys) < n_steps) | (xs >= w - n_steps) | (ys >= h - n_steps)
+    the top-hat in `_responses`, where it is at flat index `at`: the indices of those closed
+    all round, and their radius and elongation."""
+    n = len(at)
+    closed, radius, elong = np.empty(n, np.intp), np.empty(n), np.empty(n)
+    count = kernels.extent(
+        response, response.shape[1], at, peak, p.max_radius, closed, radius, elong
     )
-    if len(edge):
-        x, y = xs[edge], ys[edge]
-        start = at[edge] - (y * w + x) * 3  # the peak's channel, in its half of the response
-        y, x = within(y + dy, 0, h - 1), within(x + dx, 0, w - 1)
-        idx[..., edge] = start + (y * w + x) * 3
-    prof = np.take(response.ravel(), idx).astype(np.int16)  # (steps, 8, n)
-    # The response is whole numbers, which makes its tests against fractions of the peak
-    # exact in whole numbers: below 0.65 peak is below its ceiling, a rise of more than
-    # 0.08 peak is a rise of more than its floor.
-    end = prof < np.ceil(0.65 * peak).astype(np.int16)
-    # A ray also ends where the response starts rising again (a neighbour, a die's edge).
-    end[1:] |= prof[1:] - prof[:-1] > np.floor(0.08 * peak).astype(np.int16)
-    # Past its end a ray stays ended: the count of its ended steps says where it ended.
-    for step in range(1, n_steps):
-        np.logical_or(end[step - 1], end[step], out=end[step])
-    ended = end.sum(axis=0, dtype=np.int8)  # (8, n)
-    # Only the peaks whose rays all end are measured (the others are dropped).
-    closed = np.flatnonzero(ended.min(axis=0) > 0)
-    reach = (n_steps + 0.5) - ended[:, closed].T  # its last step before the end, plus a half
-    diam = reach[:, :4] + reach[:, 4:]
-    radius = reach.sum(axis=1) / 8
-    elong = diam.max(axis=1) / np.maximum(diam.min(axis=1), 1.0)
-    return closed, radius, elong
+    return closed[:count], radius[:count], elong[:count]
 
 
 def ring_colours(
@@ -250,22 +212,6 @@ def _outline_steps(max_radius: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return steps, off[..., 0].ravel(), off[..., 1].ravel()
 
 
-def _glint(colour, pip_bgr, face_bgr) -> np.ndarray:
-    """Which colour samples (m, 3) by dark pips (m, 3) on faces (m, 3) are a glint, or a
-    glint blurred into the pip: nearer the face's colour than the pip's without being the
-    face, they are off the line from pip to face colour (where a pip's blurred rim lies) and
-    greyer than the face (a marbled face's swirls are of its colour). Only a coloured face
-    tells them apart: on an ivory die a glint is the face's colour."""
-    glint = ptp(colour) <= 0.5 * ptp(face_bgr)
-    to_face = (face_bgr - pip_bgr)[glint]
-    from_pip = (colour - pip_bgr)[glint]
-    along = dots(from_pip, to_face)
-    span2 = dots(to_face, to_face)
-    off_line2 = dots(from_pip, from_pip) - along**2 / np.maximum(span2, 1.0)
-    glint[glint] = off_line2 >= _OFF_LINE**2 * span2
-    return glint
-
-
 def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     """Radius, outline (8 points around its middle, for `_elongation`) and shift to the
     outline's middle of each pip: along 8 rays, where colour turns nearer the face's than
@@ -279,43 +225,20 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
         (xy[:, :1] + off_x).astype(np.float32), (xy[:, 1:] + off_y).astype(np.float32), cv2.CV_16SC2
     )
     colour = cv2.remap(bgr, map_xy, map_frac, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    colour = colour.reshape(n, 8, len(steps), 3).astype(np.float32)
-    # Nearer the face than the pip: on the face's side of the plane halfway between the two
-    # colours, |c - f| < |c - p|  <=>  c.(p - f) < (|p|^2 - |f|^2) / 2.
-    towards_pip = (pip_bgr - face_bgr).astype(np.float32)
-    halfway = dots(pip_bgr, pip_bgr) - dots(face_bgr, face_bgr)
-    # The dot product one channel at a time, added in einsum's order (and so to the same
-    # float32 sums), in less time than einsum takes on these shapes.
-    t = towards_pip[:, None, None, :]
-    along = colour[..., 0] * t[..., 0] + colour[..., 1] * t[..., 1] + colour[..., 2] * t[..., 2]
-    nearer_face = along < (halfway / 2)[:, None, None]
-    out = nearer_face & (steps[None, None, :] > 0.5 * r0[:, None, None])
-    # Glints are on dark, grey pips of coloured dice (a white pip in the shade of a glossy
-    # face is no glint on a dark spot).
-    grey_on_colour = ptp(pip_bgr) <= 0.25 * ptp(face_bgr)
-    dark = np.flatnonzero(grey_on_colour & ((pip_bgr - face_bgr) @ _LUMA < 0))
-    # Where a ray would end on a glint, it goes on past it: test only where each ray ends.
-    pip, ray = np.nonzero(out[dark].any(axis=2))
-    pip = dark[pip]
-    while len(pip):
-        step = out[pip, ray].argmax(axis=1)
-        glint = _glint(colour[pip, ray, step], pip_bgr[pip], face_bgr[pip])
-        pip, ray, step = pip[glint], ray[glint], step[glint]
-        out[pip, ray, step] = False
-        on = out[pip, ray].any(axis=1)  # rays that still end somewhere
-        pip, ray = pip[on], ray[on]
-    met = out.any(axis=2)
-    reach = np.where(met, steps[out.argmax(axis=2)] - 0.25, steps[-1] + 0.5)
-    edge = reach[..., None] * _DIRS[None, :, :]  # outline points around the centre
-    shift = edge.sum(axis=1) / 8  # as mean() adds and divides, without its overhead
-    outline = edge - shift[:, None, :]  # ... and around the outline's middle
-    # The outline's middle is the pip's centre; the response's peak can sit off it (a glint
-    # on a dark pip splits its peak). Trust the outline only where it closed all round, and
-    # only a shift bigger than the outline's half-pixel steps can measure.
-    radius = reach.sum(axis=1) / 8
-    moved = np.hypot(*shift.T)
-    closed = met.all(axis=1) & (moved >= 1.0) & (moved < 0.5 * radius)
-    return radius, outline, np.where(closed[:, None], shift, 0.0)
+    radius, outline, shift = np.empty(n, np.float32), np.empty((n, 8, 2)), np.empty((n, 2))
+    kernels.colour_extent(
+        colour,
+        steps,
+        np.asarray(r0, np.float64),
+        np.ascontiguousarray(pip_bgr),
+        np.ascontiguousarray(face_bgr),
+        _DIRS,
+        _LUMA,
+        radius,
+        outline,
+        shift,
+    )
+    return radius, outline, shift
 
 
 def _elongation(outline: np.ndarray) -> np.ndarray:
@@ -432,7 +355,7 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     found, xs, ys, top = found[pick], xs[pick], ys[pick], top[pick]
     peak = strength[pick].astype(np.float32)
     ys = ys - np.where(top, h + 2, 0)  # in the frame
-    closed, radius, elong = _extent(response, found, xs, ys, peak, p)
+    closed, radius, elong = _extent(response, found, peak, p)
     fine = (radius >= p.min_radius) & (elong <= p.max_aspect)
     keep = closed[fine]
     if not len(keep):

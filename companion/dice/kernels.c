@@ -1,0 +1,399 @@
+/* The dice reader's per-candidate loops, compiled: in NumPy each is dozens of calls on small
+ * arrays per frame, whose overhead is most of their time.
+ *
+ * Arrays come in through the buffer protocol (C-contiguous, of the dtype each function names),
+ * so the module needs no NumPy headers and builds against any NumPy. Built with
+ * -ffp-contract=off: a compiler may otherwise fuse a * b + c into one rounding on one machine
+ * (aarch64) and not on another, and the reader must read alike on every build.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+
+/* Whole-pixel step s (1..) along ray d (0..7, an eighth of a turn each), as numpy's
+ * round(s * cos), round(s * sin) give it: the diagonals' s / sqrt(2) is never a half. */
+static void ray_step(int s, int d, int *dx, int *dy)
+{
+    static const int ux[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+    static const int uy[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+    if (d % 2 == 0) {
+        *dx = ux[d] * s;
+        *dy = uy[d] * s;
+    } else {
+        int diag = (int)lround(s * 0.70710678118654757);
+        *dx = ux[d] * diag;
+        *dy = uy[d] * diag;
+    }
+}
+
+static int need(Py_buffer *b, Py_ssize_t items, Py_ssize_t itemsize, const char *name)
+{
+    if (b->len != items * itemsize) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd bytes, expected %zd", name, b->len,
+                     items * itemsize);
+        return 0;
+    }
+    return 1;
+}
+
+/* extent(response, width, at, peak, max_radius, closed, radius, elong) -> count
+ *
+ * Each peak's half-height distance along 8 rays in `response` (uint8, (2H + 2) x width x 3:
+ * the black-hat above the top-hat, two rows of zeros between), the peak at flat index `at`
+ * (intp). A ray ends at the first step below ceil(0.65 peak), or where the response rises by
+ * more than floor(0.08 peak) (a neighbour, a die's edge); rays are clipped to the peak's own
+ * half of the response. Peaks whose rays all end within max_radius + 1 steps are written to
+ * `closed` (intp, their indices), `radius` (float64, the mean reach) and `elong` (float64,
+ * longest over shortest of the 4 diameters); returns how many. */
+static PyObject *extent(PyObject *self, PyObject *args)
+{
+    Py_buffer response, at, peak, closed, radius, elong;
+    Py_ssize_t width;
+    int max_radius;
+    if (!PyArg_ParseTuple(args, "y*ny*y*iw*w*w*", &response, &width, &at, &peak, &max_radius,
+                          &closed, &radius, &elong))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = at.len / (Py_ssize_t)sizeof(Py_ssize_t);
+    Py_ssize_t row = width * 3;
+    Py_ssize_t height = (response.len / row - 2) / 2;
+    if (width <= 0 || response.len != (2 * height + 2) * row || max_radius < 1 ||
+        max_radius > 64 || !need(&peak, n, sizeof(float), "peak") ||
+        !need(&closed, n, sizeof(Py_ssize_t), "closed") ||
+        !need(&radius, n, sizeof(double), "radius") || !need(&elong, n, sizeof(double), "elong")) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "extent: bad response or max_radius");
+        goto done;
+    }
+    const uint8_t *res = response.buf;
+    const Py_ssize_t *where = at.buf;
+    const float *top = peak.buf;
+    Py_ssize_t *out_i = closed.buf;
+    double *out_r = radius.buf, *out_e = elong.buf;
+    int n_steps = max_radius + 1;
+    int dxs[8][65], dys[8][65];
+    for (int d = 0; d < 8; d++)
+        for (int s = 1; s <= n_steps; s++)
+            ray_step(s, d, &dxs[d][s], &dys[d][s]);
+    Py_ssize_t count = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_ssize_t flat = where[k];
+        if (flat < 0 || flat >= response.len) {
+            PyErr_SetString(PyExc_IndexError, "extent: peak off the response");
+            goto done;
+        }
+        Py_ssize_t y = flat / row, x = (flat % row) / 3;
+        Py_ssize_t y0 = y > height ? height + 2 : 0; /* the half the peak is in */
+        Py_ssize_t channel = flat % 3;
+        y -= y0;
+        /* In whole numbers, as the response is: below 0.65 peak is below its ceiling, a rise
+         * of more than 0.08 peak is a rise of more than its floor (in float32, as NumPy
+         * multiplies a float32 peak by a Python float). */
+        int low = (int)ceilf(0.65f * top[k]);
+        int rise = (int)floorf(0.08f * top[k]);
+        double reach[8];
+        int all_end = 1;
+        for (int d = 0; d < 8 && all_end; d++) {
+            int previous = 0, end = 0;
+            for (int s = 1; s <= n_steps; s++) {
+                Py_ssize_t yy = y + dys[d][s], xx = x + dxs[d][s];
+                yy = yy < 0 ? 0 : (yy >= height ? height - 1 : yy);
+                xx = xx < 0 ? 0 : (xx >= width ? width - 1 : xx);
+                int v = res[(y0 + yy) * row + xx * 3 + channel];
+                if (v < low || (s > 1 && v - previous > rise)) {
+                    end = s;
+                    break;
+                }
+                previous = v;
+            }
+            if (!end)
+                all_end = 0;
+            /* its last step before the end, plus a half */
+            reach[d] = end - 0.5;
+        }
+        if (!all_end)
+            continue;
+        double sum = 0.0, wide = 0.0, narrow = INFINITY;
+        for (int d = 0; d < 8; d++)
+            sum += reach[d];
+        for (int d = 0; d < 4; d++) {
+            double diam = reach[d] + reach[d + 4];
+            wide = diam > wide ? diam : wide;
+            narrow = diam < narrow ? diam : narrow;
+        }
+        out_i[count] = k;
+        out_r[count] = sum / 8;
+        out_e[count] = wide / (narrow > 1.0 ? narrow : 1.0);
+        count++;
+    }
+    result = PyLong_FromSsize_t(count);
+done:
+    PyBuffer_Release(&response);
+    PyBuffer_Release(&at);
+    PyBuffer_Release(&peak);
+    PyBuffer_Release(&closed);
+    PyBuffer_Release(&radius);
+    PyBuffer_Release(&elong);
+    return result;
+}
+
+static float ptp3(const float *c)
+{
+    float hi = c[0] > c[1] ? c[0] : c[1], lo = c[0] < c[1] ? c[0] : c[1];
+    hi = hi > c[2] ? hi : c[2];
+    lo = lo < c[2] ? lo : c[2];
+    return hi - lo;
+}
+
+static float dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/* Is colour sample `c` by dark pip `pip` on face `face` a glint, or a glint blurred into the
+ * pip: nearer the face's colour than the pip's without being the face, off the line from pip
+ * to face colour (where a pip's blurred rim lies) and greyer than the face (a marbled face's
+ * swirls are of its colour). */
+static int glint(const float *c, const float *pip, const float *face)
+{
+    if (!(ptp3(c) <= 0.5f * ptp3(face)))
+        return 0;
+    float to_face[3], from_pip[3];
+    for (int i = 0; i < 3; i++) {
+        to_face[i] = face[i] - pip[i];
+        from_pip[i] = c[i] - pip[i];
+    }
+    float along = dot3(from_pip, to_face), span2 = dot3(to_face, to_face);
+    float off_line2 = dot3(from_pip, from_pip) - along * along / (span2 > 1.0f ? span2 : 1.0f);
+    return off_line2 >= 0.0625f * span2; /* a quarter of the pip-face contrast off the line */
+}
+
+/* colour_extent(colour, steps, r0, pip, face, dirs, luma, radius, outline, shift)
+ *
+ * Where each pip's colour turns nearer its face's than its own along 8 rays: `colour` (uint8,
+ * n x 8 x len(steps) x 3) the samples along the rays at distances `steps` (float32, half
+ * pixels), `r0` (float64) the radius the response gave, `pip` and `face` (float32, n x 3) the
+ * colours. A ray ends at the first sample past half of r0 nearer the face; on a dark grey pip
+ * of a coloured die it goes on past a glint. Writes `radius` (float32, the mean reach),
+ * `outline` (float64, n x 8 x 2: the rays' ends around their middle) and `shift` (float64,
+ * n x 2: from the centre to the outline's middle where it closed all round and moved at least
+ * a pixel, else 0). `dirs` (float64, 8 x 2) are the rays' directions, `luma` (float64, 3)
+ * the weights of a colour's brightness. */
+static PyObject *colour_extent(PyObject *self, PyObject *args)
+{
+    Py_buffer colour, steps, r0, pip, face, dirs, luma, radius, outline, shift;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*w*w*w*", &colour, &steps, &r0, &pip, &face, &dirs,
+                          &luma, &radius, &outline, &shift))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = r0.len / (Py_ssize_t)sizeof(double);
+    Py_ssize_t n_steps = steps.len / (Py_ssize_t)sizeof(float);
+    if (!need(&colour, n * 8 * n_steps * 3, 1, "colour") || !need(&pip, n * 3, 4, "pip") ||
+        !need(&face, n * 3, 4, "face") || !need(&dirs, 16, 8, "dirs") || !need(&luma, 3, 8, "luma") ||
+        !need(&radius, n, 4, "radius") || !need(&outline, n * 16, 8, "outline") ||
+        !need(&shift, n * 2, 8, "shift"))
+        goto done;
+    const uint8_t *samples = colour.buf;
+    const float *step = steps.buf, *pips = pip.buf, *faces = face.buf;
+    const double *r = r0.buf, *dir = dirs.buf, *weight = luma.buf;
+    float *out_r = radius.buf;
+    double *out_o = outline.buf, *out_s = shift.buf;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const float *p = pips + 3 * k, *f = faces + 3 * k;
+        float towards[3] = {p[0] - f[0], p[1] - f[1], p[2] - f[2]};
+        /* Nearer the face than the pip: on the face's side of the plane halfway between the
+         * two colours, |c - f| < |c - p|  <=>  c.(p - f) < (|p|^2 - |f|^2) / 2. */
+        float halfway = (dot3(p, p) - dot3(f, f)) / 2;
+        double brightness = 0.0;
+        for (int i = 0; i < 3; i++)
+            brightness += (double)(p[i] - f[i]) * weight[i];
+        /* Glints are on dark, grey pips of coloured dice (a white pip in the shade of a
+         * glossy face is no glint on a dark spot). */
+        int dark = ptp3(p) <= 0.25f * ptp3(f) && brightness < 0;
+        float reach[8];
+        int closed = 1;
+        for (int d = 0; d < 8; d++) {
+            const uint8_t *ray = samples + ((k * 8 + d) * n_steps) * 3;
+            reach[d] = step[n_steps - 1] + 0.5f;
+            int met = 0;
+            for (Py_ssize_t s = 0; s < n_steps && !met; s++) {
+                if (!((double)step[s] > 0.5 * r[k]))
+                    continue;
+                float c[3] = {ray[3 * s], ray[3 * s + 1], ray[3 * s + 2]};
+                float along = c[0] * towards[0] + c[1] * towards[1] + c[2] * towards[2];
+                if (along < halfway && !(dark && glint(c, p, f))) {
+                    reach[d] = step[s] - 0.25f;
+                    met = 1;
+                }
+            }
+            closed &= met;
+        }
+        double edge[8][2], middle[2] = {0.0, 0.0};
+        float sum = ((reach[0] + reach[1]) + (reach[2] + reach[3])) +
+                    ((reach[4] + reach[5]) + (reach[6] + reach[7]));
+        for (int d = 0; d < 8; d++)
+            for (int i = 0; i < 2; i++) {
+                edge[d][i] = (double)reach[d] * dir[2 * d + i];
+                middle[i] += edge[d][i];
+            }
+        middle[0] /= 8;
+        middle[1] /= 8;
+        out_r[k] = sum / 8;
+        for (int d = 0; d < 8; d++)
+            for (int i = 0; i < 2; i++)
+                out_o[(k * 8 + d) * 2 + i] = edge[d][i] - middle[i];
+        /* The outline's middle is the pip's centre; the response's peak can sit off it (a
+         * glint on a dark pip splits its peak). Trust the outline only where it closed all
+         * round, and only a shift bigger than its half-pixel steps can measure. */
+        double moved = hypot(middle[0], middle[1]);
+        int trusted = closed && moved >= 1.0 && moved < 0.5 * (double)out_r[k];
+        out_s[2 * k] = trusted ? middle[0] : 0.0;
+        out_s[2 * k + 1] = trusted ? middle[1] : 0.0;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&colour);
+    PyBuffer_Release(&steps);
+    PyBuffer_Release(&r0);
+    PyBuffer_Release(&pip);
+    PyBuffer_Release(&face);
+    PyBuffer_Release(&dirs);
+    PyBuffer_Release(&luma);
+    PyBuffer_Release(&radius);
+    PyBuffer_Release(&outline);
+    PyBuffer_Release(&shift);
+    return result;
+}
+
+/* fit(points, template, solve, source) -> (residual, spacing, angle, squash, x, y) | None
+ *
+ * The pattern of n pips (`template`, float64 n x 2, in pip spacings) fitted to `points`
+ * (float64 n x 2): turned so its far corner lies on the point farthest from their middle, in
+ * each of its four quarter turns; in each, template and points matched greedily, nearest
+ * first; the best turn is the one whose worst match is least (the first of equals). With 4 or
+ * more pips also a least-squares affine fit through `solve` (float64 3 x n, the pseudo-inverse
+ * of `source`, float64 n x 3: the template with a column of ones): its worst error, if less,
+ * is the residual, its area the spacing, and its axes' ratio the squash. Residual in pip
+ * spacings; None where the points all sit in one place. */
+static PyObject *fit(PyObject *self, PyObject *args)
+{
+    Py_buffer points, template, solve, source;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*", &points, &template, &solve, &source))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = points.len / (Py_ssize_t)(2 * sizeof(double));
+    if (n < 2 || n > 6 || !need(&points, 2 * n, 8, "points") || !need(&template, 2 * n, 8, "template") ||
+        !need(&solve, 3 * n, 8, "solve") || !need(&source, 3 * n, 8, "source")) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "fit: 2 to 6 points");
+        goto done;
+    }
+    const double *pt = points.buf, *t = template.buf, *pinv = solve.buf, *src = source.buf;
+    double cx = 0.0, cy = 0.0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        cx += pt[2 * i];
+        cy += pt[2 * i + 1];
+    }
+    cx /= n;
+    cy /= n;
+    double rx[6], ry[6], far_d = -1.0;
+    Py_ssize_t far = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        rx[i] = pt[2 * i] - cx;
+        ry[i] = pt[2 * i + 1] - cy;
+        double d = hypot(rx[i], ry[i]);
+        if (d > far_d) {
+            far_d = d;
+            far = i;
+        }
+    }
+    double spacing = far_d / sqrt(2.0);
+    if (spacing < 1e-6) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    double base = atan2(ry[far], rx[far]) - M_PI / 4, best = INFINITY, angle = 0.0;
+    Py_ssize_t order[6], cells = n * n;
+    for (int k = 0; k < 4; k++) {
+        double a = base + k * (M_PI / 2), c = cos(a) * spacing, s = sin(a) * spacing;
+        double cost[36];
+        int ranked[36];
+        for (Py_ssize_t i = 0; i < n; i++) {
+            double px = t[2 * i] * c - t[2 * i + 1] * s, py = t[2 * i] * s + t[2 * i + 1] * c;
+            for (Py_ssize_t j = 0; j < n; j++)
+                cost[i * n + j] = hypot(px - rx[j], py - ry[j]);
+        }
+        /* cheapest first, equal costs in the order of their cells (a stable sort) */
+        for (int m = 0; m < cells; m++) {
+            int at = m;
+            while (at > 0 && cost[ranked[at - 1]] > cost[m]) {
+                ranked[at] = ranked[at - 1];
+                at--;
+            }
+            ranked[at] = m;
+        }
+        Py_ssize_t mine[6];
+        int used[6] = {0}, left = (int)n, last = 0;
+        for (Py_ssize_t i = 0; i < n; i++)
+            mine[i] = -1;
+        for (int m = 0; m < cells && left; m++) {
+            Py_ssize_t i = ranked[m] / n, j = ranked[m] % n;
+            if (mine[i] < 0 && !used[j]) {
+                mine[i] = j;
+                used[j] = 1;
+                left--;
+                last = ranked[m];
+            }
+        }
+        double worst = cost[last] / spacing;
+        if (worst < best) {
+            best = worst;
+            angle = a;
+            for (Py_ssize_t i = 0; i < n; i++)
+                order[i] = mine[i];
+        }
+    }
+    double residual = best, squash = 1.0;
+    if (n >= 4) {
+        /* least-squares affine map, template -> image: rows (a, c), (b, d), (tx, ty) */
+        double sol[3][2] = {{0}};
+        for (int r = 0; r < 3; r++)
+            for (Py_ssize_t i = 0; i < n; i++)
+                for (int q = 0; q < 2; q++)
+                    sol[r][q] += pinv[r * n + i] * pt[2 * order[i] + q];
+        double a = sol[0][0], c = sol[0][1], b = sol[1][0], d = sol[1][1];
+        /* singular values of the 2x2 linear part, in closed form */
+        double fro = a * a + b * b + c * c + d * d, det = fabs(a * d - b * c);
+        double big = sqrt((fro + sqrt(fmax(fro * fro - 4 * det * det, 0.0))) / 2);
+        double small = big > 0 ? det / big : 0.0;
+        squash = big > 0 ? small / big : 0.0;
+        double err = 0.0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            double e[2];
+            for (int q = 0; q < 2; q++)
+                e[q] = src[3 * i] * sol[0][q] + src[3 * i + 1] * sol[1][q] +
+                       src[3 * i + 2] * sol[2][q] - pt[2 * order[i] + q];
+            err = fmax(err, hypot(e[0], e[1]));
+        }
+        double area = sqrt(big * small);
+        if (area > 0)
+            residual = fmin(residual, err / area);
+        spacing = area;
+    }
+    result = Py_BuildValue("dddddd", residual, spacing, angle, squash, cx, cy);
+done:
+    PyBuffer_Release(&points);
+    PyBuffer_Release(&template);
+    PyBuffer_Release(&solve);
+    PyBuffer_Release(&source);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"extent", extent, METH_VARARGS, "Pips' half-height extents along 8 rays."},
+    {"fit", fit, METH_VARARGS, "A pip pattern fitted to pips."},
+    {"colour_extent", colour_extent, METH_VARARGS, "Pips' outlines in colour along 8 rays."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "kernels", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit_kernels(void) { return PyModule_Create(&module); }

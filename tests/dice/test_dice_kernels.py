@@ -1,0 +1,89 @@
+"""The compiled loops of the dice reader: right answers on shapes worked out by hand, and a
+clear error, not a crash or a wrong read, when handed arrays of the wrong size."""
+
+import math
+
+import numpy as np
+import pytest
+
+from companion.dice import faces, kernels
+
+
+def test_fit_finds_a_turned_scaled_five_exactly():
+    angle, spacing, centre = 0.3, 9.0, np.array([120.0, 80.0])
+    turn = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+    points = faces.TEMPLATES[5] @ turn.T * spacing + centre
+    residual, fitted_spacing, fitted_angle, squash, middle = faces.fit(points[::-1].copy())
+    assert residual < 1e-9
+    assert fitted_spacing == pytest.approx(spacing)
+    # a 5 looks the same every quarter turn
+    assert math.remainder(fitted_angle - angle, math.pi / 2) == pytest.approx(0.0, abs=1e-9)
+    assert squash == pytest.approx(1.0)
+    assert middle == pytest.approx(centre)
+
+
+def test_fit_measures_how_far_a_pip_is_off_its_place():
+    points = faces.TEMPLATES[4] * 10.0
+    points[0] += (3.0, 0.0)  # one pip 0.3 spacings out of place
+    residual, *_ = faces.fit(points)
+    assert 0.05 < residual < 0.3
+
+
+def test_fit_of_pips_all_in_one_place_is_none():
+    assert faces.fit(np.full((3, 2), 7.0)) is None
+
+
+def test_fit_rejects_a_template_of_another_count():
+    points = np.zeros((4, 2))
+    with pytest.raises(ValueError, match="template"):
+        kernels.fit(points, faces.TEMPLATES[5], faces._AFFINE_SOLVE[4], faces._AFFINE_SRC[4])
+
+
+def test_extent_measures_a_round_spot_and_drops_an_open_one():
+    h, w = 40, 40
+    response = np.zeros((2 * h + 2, w, 3), np.uint8)
+    yy, xx = np.mgrid[:h, :w]
+    # a bright cone of radius 5 in the black-hat's G channel at (10, 12), and a ridge that
+    # never falls to half its height along x at (30, 30)
+    response[:h, :, 1] = np.clip(100 - 20 * np.hypot(xx - 10, yy - 12), 0, 100).astype(np.uint8)
+    response[30, :, 2] = 90
+    at = np.array([(12 * w + 10) * 3 + 1, (30 * w + 30) * 3 + 2], np.intp)
+    peak = np.array([100, 90], np.float32)
+    closed, radius, elong = np.empty(2, np.intp), np.empty(2), np.empty(2)
+    count = kernels.extent(response, w, at, peak, 12, closed, radius, elong)
+    assert count == 1 and closed[0] == 0
+    # Below 65 two steps out across (reach 1.5) and three along the diagonals, whose
+    # whole-pixel steps are (1, 1), (1, 1), (2, 2) (reach 2.5).
+    assert radius[0] == (4 * 1.5 + 4 * 2.5) / 8
+    assert elong[0] == 5 / 3
+
+
+def test_extent_rejects_outputs_of_the_wrong_size():
+    response = np.zeros((82, 40, 3), np.uint8)
+    at = np.zeros(3, np.intp)
+    with pytest.raises(ValueError, match="radius"):
+        kernels.extent(
+            response,
+            40,
+            at,
+            np.zeros(3, np.float32),
+            12,
+            np.empty(3, np.intp),
+            np.empty(2),
+            np.empty(3),
+        )
+
+
+def test_extent_rejects_a_peak_off_the_response():
+    response = np.zeros((82, 40, 3), np.uint8)
+    with pytest.raises(IndexError):
+        kernels.extent(
+            response,
+            40,
+            np.array([10**6], np.intp),
+            np.ones(1, np.float32),
+            12,
+            np.empty(1, np.intp),
+            np.empty(1),
+            np.empty(1),
+        )
