@@ -387,8 +387,200 @@ done:
     return result;
 }
 
+static Py_ssize_t root(Py_ssize_t *parent, Py_ssize_t i)
+{
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    return i;
+}
+
+static int by_first_block(const void *a, const void *b)
+{
+    Py_ssize_t ka = ((const Py_ssize_t *)a)[0], kb = ((const Py_ssize_t *)b)[0];
+    return (ka > kb) - (ka < kb);
+}
+
+/* spots(frame, x0, y0, x1, y1, colour, limit, own) -> (centres, boxes, own_areas)
+ *
+ * The spots of one colour in the window [x0, x1) x [y0, y1) of `frame` (uint8, H x W x 3, W
+ * and H from `x1`, `y1` and the buffer's size given W as `width`): 8-connected pixels whose
+ * squared distance to `colour` (B, G, R, as OpenCV rounds a scalar to bytes) is below `limit`.
+ * Returns their centres (bytes of float64 (x, y), window pixels), their boxes (bytes of int64
+ * (width, height, area)), in the order OpenCV's connectedComponents numbers them (by the first
+ * 2 x 2 block of pixels that holds them, blocks in rows of two pixel rows), and for each
+ * whole-pixel place of `own` (a sequence of (x, y) in the window) the area of the biggest spot
+ * in the 3 x 3 pixels around it (kept to the window), 0 if none. */
+static PyObject *spots(PyObject *self, PyObject *args)
+{
+    Py_buffer frame;
+    Py_ssize_t width, x0, y0, x1, y1;
+    double b, g, r, limit;
+    PyObject *own;
+    if (!PyArg_ParseTuple(args, "y*nnnnn(ddd)dO", &frame, &width, &x0, &y0, &x1, &y1, &b, &g, &r,
+                          &limit, &own))
+        return NULL;
+    PyObject *result = NULL, *own_seq = NULL, *centres = NULL, *boxes = NULL, *areas = NULL;
+    Py_ssize_t *parent = NULL, *label = NULL, *stat = NULL;
+    Py_ssize_t height = width > 0 ? frame.len / (width * 3) : 0;
+    if (width <= 0 || frame.len != height * width * 3 || x0 < 0 || y0 < 0 || x1 > width ||
+        y1 > height || x1 <= x0 || y1 <= y0) {
+        PyErr_SetString(PyExc_ValueError, "spots: window off the frame");
+        goto done;
+    }
+    own_seq = PySequence_Fast(own, "spots: own must be a sequence of (x, y)");
+    if (!own_seq)
+        goto done;
+    Py_ssize_t w = x1 - x0, h = y1 - y0, size = w * h;
+    const uint8_t *px = frame.buf;
+    int want[3];
+    double bgr[3] = {b, g, r};
+    for (int i = 0; i < 3; i++) /* saturate_cast<uchar>: rounded half to even, kept to bytes */
+        want[i] = (int)nearbyint(bgr[i] < 0 ? 0 : (bgr[i] > 255 ? 255 : bgr[i]));
+    label = PyMem_Malloc(size * sizeof(Py_ssize_t));
+    parent = PyMem_Malloc((size + 1) * sizeof(Py_ssize_t));
+    if (!label || !parent) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* one pass: a provisional label per pixel, joined to its labelled neighbours above and
+     * to the left (8-connected); a root is its set's smallest label */
+    Py_ssize_t made = 0;
+    for (Py_ssize_t y = 0; y < h; y++) {
+        const uint8_t *row = px + ((y0 + y) * width + x0) * 3;
+        for (Py_ssize_t x = 0; x < w; x++) {
+            int d0 = row[3 * x] - want[0], d1 = row[3 * x + 1] - want[1];
+            int d2 = row[3 * x + 2] - want[2];
+            Py_ssize_t at = y * w + x;
+            label[at] = 0;
+            if (!((double)(d0 * d0 + d1 * d1 + d2 * d2) < limit))
+                continue;
+            Py_ssize_t mine = 0;
+            const Py_ssize_t near[4][2] = {{-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
+            for (int k = 0; k < 4; k++) {
+                Py_ssize_t nx = x + near[k][0], ny = y + near[k][1];
+                if (nx < 0 || nx >= w || ny < 0 || !label[ny * w + nx])
+                    continue;
+                Py_ssize_t other = root(parent, label[ny * w + nx]);
+                if (!mine)
+                    mine = other;
+                else if (other != mine) {
+                    Py_ssize_t lo = other < mine ? other : mine, hi = other < mine ? mine : other;
+                    parent[hi] = lo;
+                    mine = lo;
+                }
+            }
+            if (!mine) {
+                mine = ++made;
+                parent[mine] = mine;
+            }
+            label[at] = mine;
+        }
+    }
+    /* per set: its first 2 x 2 block, box and sums, then numbered by that block */
+    Py_ssize_t count = 0;
+    Py_ssize_t *index = PyMem_Malloc((made + 1) * sizeof(Py_ssize_t));
+    if (!index) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 1; i <= made; i++)
+        index[i] = root(parent, i) == i ? count++ : -1;
+    enum { KEY, LEFT, TOP, RIGHT, BOTTOM, AREA, SUM_X, SUM_Y, ID, FIELDS };
+    stat = PyMem_Calloc(count ? count : 1, FIELDS * sizeof(Py_ssize_t));
+    if (!stat) {
+        PyMem_Free(index);
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        stat[i * FIELDS + KEY] = PY_SSIZE_T_MAX;
+        stat[i * FIELDS + LEFT] = w;
+        stat[i * FIELDS + TOP] = h;
+        stat[i * FIELDS + RIGHT] = stat[i * FIELDS + BOTTOM] = -1;
+    }
+    for (Py_ssize_t y = 0; y < h; y++)
+        for (Py_ssize_t x = 0; x < w; x++) {
+            Py_ssize_t l = label[y * w + x];
+            if (!l)
+                continue;
+            l = index[root(parent, l)];
+            label[y * w + x] = l + 1;
+            Py_ssize_t *st = stat + l * FIELDS;
+            Py_ssize_t key = (y / 2) * w + x / 2;
+            st[KEY] = key < st[KEY] ? key : st[KEY];
+            st[LEFT] = x < st[LEFT] ? x : st[LEFT];
+            st[RIGHT] = x > st[RIGHT] ? x : st[RIGHT];
+            st[TOP] = y < st[TOP] ? y : st[TOP];
+            st[BOTTOM] = y;
+            st[AREA]++;
+            st[SUM_X] += x;
+            st[SUM_Y] += y;
+        }
+    PyMem_Free(index);
+    for (Py_ssize_t i = 0; i < count; i++)
+        stat[i * FIELDS + ID] = i + 1;
+    qsort(stat, count, FIELDS * sizeof(Py_ssize_t), by_first_block);
+    Py_ssize_t *rank = PyMem_Malloc((count + 1) * sizeof(Py_ssize_t));
+    centres = PyBytes_FromStringAndSize(NULL, count * 2 * sizeof(double));
+    boxes = PyBytes_FromStringAndSize(NULL, count * 3 * sizeof(int64_t));
+    areas = PyList_New(PySequence_Fast_GET_SIZE(own_seq));
+    if (!rank || !centres || !boxes || !areas) {
+        PyMem_Free(rank);
+        if (!PyErr_Occurred())
+            PyErr_NoMemory();
+        goto done;
+    }
+    double *c = (double *)PyBytes_AS_STRING(centres);
+    int64_t *bx = (int64_t *)PyBytes_AS_STRING(boxes);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        const Py_ssize_t *st = stat + i * FIELDS;
+        rank[st[ID]] = i;
+        c[2 * i] = (double)st[SUM_X] / (double)st[AREA];
+        c[2 * i + 1] = (double)st[SUM_Y] / (double)st[AREA];
+        bx[3 * i] = st[RIGHT] - st[LEFT] + 1;
+        bx[3 * i + 1] = st[BOTTOM] - st[TOP] + 1;
+        bx[3 * i + 2] = st[AREA];
+    }
+    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(own_seq); k++) {
+        Py_ssize_t x, y;
+        PyObject *place = PySequence_Fast_GET_ITEM(own_seq, k);
+        if (!PyArg_ParseTuple(place, "nn", &x, &y)) {
+            PyMem_Free(rank);
+            goto done;
+        }
+        /* the 3 x 3 around it, each end kept to the window as a slice of it would be */
+        Py_ssize_t ya = y - 1 < 0 ? 0 : (y - 1 > h - 1 ? h - 1 : y - 1);
+        Py_ssize_t yb = y + 1 < 0 ? 0 : (y + 1 > h - 1 ? h - 1 : y + 1);
+        Py_ssize_t xa = x - 1 < 0 ? 0 : (x - 1 > w - 1 ? w - 1 : x - 1);
+        Py_ssize_t xb = x + 1 < 0 ? 0 : (x + 1 > w - 1 ? w - 1 : x + 1);
+        Py_ssize_t biggest = 0;
+        for (Py_ssize_t yy = ya; yy <= yb; yy++)
+            for (Py_ssize_t xx = xa; xx <= xb; xx++) {
+                Py_ssize_t l = label[yy * w + xx];
+                if (l && stat[rank[l] * FIELDS + AREA] > biggest)
+                    biggest = stat[rank[l] * FIELDS + AREA];
+            }
+        PyList_SET_ITEM(areas, k, PyLong_FromSsize_t(biggest));
+    }
+    PyMem_Free(rank);
+    result = PyTuple_Pack(3, centres, boxes, areas);
+done:
+    Py_XDECREF(own_seq);
+    Py_XDECREF(centres);
+    Py_XDECREF(boxes);
+    Py_XDECREF(areas);
+    PyMem_Free(label);
+    PyMem_Free(parent);
+    PyMem_Free(stat);
+    PyBuffer_Release(&frame);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"extent", extent, METH_VARARGS, "Pips' half-height extents along 8 rays."},
+    {"spots", spots, METH_VARARGS, "Spots of one colour in a window of a frame."},
     {"fit", fit, METH_VARARGS, "A pip pattern fitted to pips."},
     {"colour_extent", colour_extent, METH_VARARGS, "Pips' outlines in colour along 8 rays."},
     {NULL, NULL, 0, NULL},

@@ -12,10 +12,10 @@ import math
 import statistics
 from collections.abc import Callable
 
-import cv2
 import numpy as np
 
 from companion.dice import faces as facefit
+from companion.dice import kernels
 from companion.dice.pips import Pips, norms, ring_colours
 from companion.dice.profile import Profile
 
@@ -38,7 +38,6 @@ SPACING = (1.7, 4.5)
 # are big for their spacing (on the photos, such 6s measured 2.3 to 3.5), and a 3 with a
 # pip of the die beside it fits a 6 two short too, spread wider (4.1 on a synthetic tray).
 TWO_LOST_SPACING = 3.5
-_SUM = np.ones((1, 3))  # B + G + R, for cv2.transform
 # Least pips of a die found again from pips that made no face: a few spots of one colour fit
 # a 2, 3 or 4 in many places (keys of a keyboard, the studs of a tray's wall, a die's side
 # seen edge-on). On the photos, 60 of the 65 faces of 2 to 4 pips found that way were no
@@ -49,41 +48,18 @@ FOUND_AGAIN = 5
 def _spots(frame, centre, half, pip_bgr, contrast, own_xy):
     """The spots of the pip's colour within `half` px of `centre`: centres (frame pixels), and
     box width, height and area (whole pixels); and the area of the spot at or beside each of
-    `own_xy` (the face's pips, measured as the spots are), 0 where there is none."""
+    `own_xy` (the face's pips, measured as the spots are), 0 where there is none: the biggest
+    spot in the 3 x 3 pixels around it. The pip's colour is that of its most extreme pixel,
+    and the one at its middle may be a glint, or of neither colour on a small blurred pip."""
     h, w = frame.shape[:2]
     x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
     x1, y1 = min(w, int(centre[0] + half) + 1), min(h, int(centre[1] + half) + 1)
-    # squared colour distance to the pip's, in OpenCV: many times quicker than NumPy here
-    off = cv2.absdiff(frame[y0:y1, x0:x1], (*pip_bgr.tolist(), 0))
-    far = cv2.transform(cv2.multiply(off, off, dtype=cv2.CV_32F), _SUM)
-    near = (far < (PIP_COLOUR * contrast) ** 2).view(np.uint8)  # 0 or 1, not copied
-    _, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
-        near, 8, _label_type(near.shape), cv2.CCL_DEFAULT
+    own = [(round(x) - x0, round(y) - y0) for x, y in own_xy.tolist()]
+    centres, boxes, own_area = kernels.spots(
+        frame, w, x0, y0, x1, y1, tuple(pip_bgr.tolist()), (PIP_COLOUR * contrast) ** 2, own
     )
-    areas = stats[:, cv2.CC_STAT_AREA].tolist()
-    own_area = [_own_spot(labels, areas, round(x) - x0, round(y) - y0) for x, y in own_xy.tolist()]
-    # label 0 is what is not of the pip's colour
-    return centroids[1:] + np.array([x0, y0]), stats[1:, cv2.CC_STAT_WIDTH :], own_area
-
-
-def _label_type(shape: tuple[int, int]) -> int:
-    """16-bit labels where they cannot run out, which OpenCV finds in half the time of 32-bit
-    ones, the same labels: spots that do not touch (8-connected) have no two pixels in one
-    2 x 2 block."""
-    h, w = shape
-    return cv2.CV_16U if (h + 1) // 2 * ((w + 1) // 2) < 2**16 else cv2.CV_32S
-
-
-def _own_spot(labels: np.ndarray, areas: list[int], x: int, y: int) -> int:
-    """The area of a face's pip at pixel (x, y) of the window `labels`, as a spot: the
-    biggest spot in the 3 x 3 pixels around it (kept to the window), 0 if none. The pip's
-    colour is that of its most extreme pixel, and the one at its middle may be a glint, or of
-    neither colour on a small blurred pip. A pip lies in the window (nearer its middle than
-    its half-width, and in the frame). A few pips: quicker in plain Python than in NumPy."""
-    h, w = labels.shape
-    rows = slice(min(max(y - 1, 0), h - 1), min(max(y + 1, 0), h - 1) + 1)
-    cols = slice(min(max(x - 1, 0), w - 1), min(max(x + 1, 0), w - 1) + 1)
-    return max((areas[k] for row in labels[rows, cols].tolist() for k in row if k), default=0)
+    xy = np.frombuffer(centres).reshape(-1, 2) + np.array([x0, y0])
+    return xy, np.frombuffer(boxes, np.int64).reshape(-1, 3), own_area
 
 
 def _pip_like(boxes: np.ndarray, known: float) -> np.ndarray:

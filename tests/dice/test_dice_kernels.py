@@ -87,3 +87,38 @@ def test_extent_rejects_a_peak_off_the_response():
             np.empty(1),
             np.empty(1),
         )
+
+
+def test_spots_numbers_measures_and_finds_the_pips_own_spots():
+    frame = np.full((30, 40, 3), 200, np.uint8)
+    frame[3:6, 20:24] = 10  # 3 x 4 spot, first (its block row is the first)
+    frame[4:9, 2:4] = 10  # 5 x 2 spot, left of it but from a row below
+    frame[10, 10] = frame[11, 11] = 10  # two pixels touching at a corner: one spot
+    frame[20:22, 30:32] = 120  # too far from the colour
+    centres, boxes, own = kernels.spots(
+        frame, 40, 0, 0, 40, 30, (10.0, 10.0, 10.4), 100.0, [(21, 4), (35, 25), (0, 0)]
+    )
+    xy = np.frombuffer(centres).reshape(-1, 2)
+    box = np.frombuffer(boxes, np.int64).reshape(-1, 3)
+    # Pixel rows 2-3 and 4-5 are block rows 1 and 2: the spot from row 3 comes first, then
+    # the one from row 4, then the corner-touching pair.
+    assert box.tolist() == [[4, 3, 12], [2, 5, 10], [2, 2, 2]]
+    assert xy.tolist() == [[21.5, 4.0], [2.5, 6.0], [10.5, 10.5]]
+    assert own == [12, 0, 0]
+
+
+def test_spots_are_numbered_as_opencv_numbers_them():
+    cv2 = pytest.importorskip("cv2")
+    rng = np.random.default_rng(7)
+    frame = np.where(rng.random((60, 80, 1)) < 0.3, 0, 255).astype(np.uint8).repeat(3, axis=2)
+    centres, boxes, _ = kernels.spots(frame, 80, 5, 7, 70, 55, (0.0, 0.0, 0.0), 1.0, [])
+    near = (frame[7:55, 5:70, 0] == 0).view(np.uint8)
+    _, _, stats, centroids = cv2.connectedComponentsWithStats(near, connectivity=8)
+    assert np.frombuffer(centres).reshape(-1, 2).tolist() == centroids[1:].tolist()
+    assert np.frombuffer(boxes, np.int64).reshape(-1, 3).tolist() == stats[1:, 2:].tolist()
+
+
+def test_spots_rejects_a_window_off_the_frame():
+    frame = np.zeros((30, 40, 3), np.uint8)
+    with pytest.raises(ValueError, match="window"):
+        kernels.spots(frame, 40, 0, 0, 41, 30, (0.0, 0.0, 0.0), 1.0, [])
