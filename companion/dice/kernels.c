@@ -586,6 +586,7 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "kernels", NULL, -1, methods};
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, .m_name = "kernels", .m_size = -1, .m_methods = methods};
 
 PyMODINIT_FUNC PyInit_kernels(void) { return PyModule_Create(&module); }
