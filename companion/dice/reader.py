@@ -570,8 +570,11 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     from companion.dice.scene import hand_in_view
 
     profile = profile or default_profile()
-    if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
-        raise ValueError("a frame is an H x W x 3 BGR image")
+    if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise ValueError("a frame is an H x W x 3 BGR image of bytes (uint8)")
+    # The compiled passes take a frame as one block of memory: a camera's frame can be a
+    # view with padded rows.
+    frame = np.ascontiguousarray(frame)
     if hand_in_view(frame, profile.scene):
         return Reading(status=HAND, expected=expected, problems=("a hand is in the tray",))
     search = profile.pips

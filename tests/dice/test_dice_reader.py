@@ -191,6 +191,14 @@ def test_empty_tray_gives_no_reading():
         assert reading.dice == ()
 
 
+def test_a_frame_that_is_no_bgr_image_of_bytes_is_refused_clearly():
+    frame = synth.render(_tray([_die(3, 320, 240)]), np.random.default_rng(2))
+    for bad in (frame.astype(np.float32), frame[:, :, 0], frame[:, :, :2]):
+        with pytest.raises(ValueError, match=r"H x W x 3 BGR image of bytes \(uint8\)"):
+            read(bad)
+    assert read(frame[::-1, ::-1]).values == [3]  # a view of a frame, not its own array
+
+
 def test_hand_in_view_gives_no_reading():
     rng = np.random.default_rng(4)
     hand = synth.HandSpec(x=320, y=330, angle=-90, width=190)
