@@ -14,14 +14,16 @@ PI_NUMPY := numpy==1.24.*
 
 .PHONY: run test lint format bench clean
 
-# The install compiles companion/dice/kernels.c: a change to it needs the install again.
-$(STAMP): pyproject.toml companion/dice/kernels.c
+# The install compiles companion/dice/*.c: a change to them needs the install again.
+C_SOURCES := $(wildcard companion/dice/*.c)
+
+$(STAMP): pyproject.toml $(C_SOURCES)
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-$(PI_STAMP): pyproject.toml companion/dice/kernels.c systemd/pi-constraints.txt
+$(PI_STAMP): pyproject.toml $(C_SOURCES) systemd/pi-constraints.txt
 	$(PY) -m venv $(PI_VENV)
 	$(PI_VENV)/bin/pip install --quiet --upgrade pip
 	$(PI_VENV)/bin/pip install --quiet -c systemd/pi-constraints.txt '$(PI_NUMPY)' -e '.[dev]'

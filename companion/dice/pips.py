@@ -14,12 +14,11 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from companion.dice import kernels
+from companion.dice import filters, kernels
 from companion.dice.profile import PipParams
 
 _ANGLES = np.linspace(0, 2 * math.pi, 12, endpoint=False)
 _RING_X, _RING_Y = np.cos(_ANGLES), np.sin(_ANGLES)
-_PEAK = np.ones((5, 5), np.uint8)
 _LUMA = np.array([0.114, 0.587, 0.299])
 _TIGHT_RING = (1.25, 1.0)  # (times a pip's radius, plus pixels)
 _TIGHT_MIN_RADIUS = 1.8  # px
@@ -119,30 +118,30 @@ def _scratch(name: str, shape: tuple[int, ...]) -> np.ndarray:
     return array
 
 
-@lru_cache(maxsize=4)
-def _plane(shape: tuple[int, int], value: int) -> np.ndarray:
-    """A frame-sized uint8 array of one value, made once: a bound for cv2.inRange, which
-    takes a scalar bound only with the other bound a scalar too."""
-    plane = np.full(shape, value, np.uint8)
-    plane.flags.writeable = False  # shared by every frame of that size
-    return plane
-
-
-def _responses(bgr: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+def _responses(bgr: np.ndarray, kernel: int) -> np.ndarray:
     """Black and white top-hats of B, G and R, each channel on its own: a pip stands out in
     at least one channel (white on red in B and G, red on blue in R, black on ivory in all
     three), and a channel where the whole die stands out from the tray must not hide it.
     Both in one (2H + 2) x W x 3 image, so the peak search runs once: the black-hat in rows
     0..H-1, the top-hat in rows H+2.., two rows of zeros between (no peak there, and they
-    leave the 5 x 5 maxima on either side as they are at the frame's own edge)."""
-    h = bgr.shape[0]
-    # Smoothing before the top-hat (once, on the frame) steadies each pip's peak.
-    smooth = cv2.GaussianBlur(bgr, (5, 5), 1.0, dst=_scratch("smooth", bgr.shape))
-    both = _scratch("responses", (2 * h + 2, *bgr.shape[1:]))
-    both[h : h + 2] = 0
-    cv2.morphologyEx(smooth, cv2.MORPH_BLACKHAT, kernel, dst=both[:h])
-    cv2.morphologyEx(smooth, cv2.MORPH_TOPHAT, kernel, dst=both[h + 2 :])
+    leave the 5 x 5 maxima on either side as they are at the frame's own edge). Smoothing
+    before the top-hat (once, on the frame) steadies each pip's peak. As OpenCV's
+    GaussianBlur (5 x 5, sigma 1) and morphologyEx with a square would give them."""
+    h, w = bgr.shape[:2]
+    both = _scratch("responses", (2 * h + 2, w, 3))
+    smooth = _scratch("smooth", bgr.shape)
+    filters.responses(bgr, w, kernel, smooth, both)
     return both
+
+
+def _peaks(response: np.ndarray, floor: int) -> np.ndarray:
+    """Flat indices of the response's peaks at least `floor`, the first of a flat top's."""
+    found = np.empty(4096, np.intp)
+    count = filters.peaks(response, response.shape[1], floor, found)
+    if count > len(found):
+        found = np.empty(count, np.intp)
+        filters.peaks(response, response.shape[1], floor, found)
+    return found[:count]
 
 
 _DIRS = np.array([(math.cos(a), math.sin(a)) for a in np.arange(8) * math.pi / 4])
@@ -308,33 +307,15 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     falls to half its height, so a pip inside a die that itself stands out still has its own
     size."""
     h, w = bgr.shape[:2]
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (p.kernel, p.kernel))
-    response = _responses(bgr, kernel)
-    # A peak is the largest in its 5x5 neighbourhood and above the threshold (at most 200,
-    # so floor(threshold) + 1 fits a byte): for whole-number responses, above t is at least
-    # floor(t) + 1. The neighbourhood's max is never below the response, so a peak is where
-    # floor(t) + 1 <= that max <= the response: one pass of inRange, which takes the bounds
-    # as two arrays. All three channels at once: H x W x 3 seen as one H x 3W image.
+    response = _responses(bgr, p.kernel)
+    # A peak is the largest in its 5x5 neighbourhood and above the threshold (at most 200):
+    # for whole-number responses, above t is at least floor(t) + 1. Of a flat top, many equal
+    # maxima, the first of each run across, then the first of what is left down each column.
+    # Each as its flat index into the response, H x W x 3 seen as one H x 3W image.
     row = w * 3
-    most = cv2.dilate(response, _PEAK, dst=_scratch("peaks", response.shape))
-    most = most.reshape(len(most), row)
-    above = _plane(most.shape, math.floor(p.threshold) + 1)
-    peaks = cv2.inRange(most, above, response.reshape(len(response), row), dst=most)
-    # Each peak as its flat index into the response, H x W x 3 seen as one H x 3W image. The
-    # mask seen as bools (inRange's 255 is true): numpy finds the few true values among them
-    # by skipping a word of zeros at a time, where its scan of bytes tests each in turn.
-    found = np.flatnonzero(peaks.view(bool))
+    found = _peaks(response, math.floor(p.threshold) + 1)
     ys, xs = np.divmod(found, row)
     xs, cs = np.divmod(xs, 3)
-    # A flat top is many equal maxima: keep the first of each run across, then the first of
-    # what is left down each column. (Off the first row or column the neighbours' indices
-    # wrap round, where the tests of xs and ys rule them out.)
-    mask = peaks.ravel()
-    left = (mask.take(found - 3) > 0) & (xs > 0)
-    above_left = (mask.take(found - row - 3) > 0) & (xs > 0)
-    above = (mask.take(found - row) > 0) & ~above_left & (ys > 0)
-    first = ~left & ~above
-    found, xs, ys, cs = found[first], xs[first], ys[first], cs[first]
     top = ys > h
     strength = response.ravel().take(found)
     # By channel, dark before bright: a stable sort keeps each group's peaks in order.

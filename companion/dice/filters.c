@@ -1,0 +1,381 @@
+/* The pip search's passes over the whole frame, compiled: the smoothing, the top-hat
+ * responses and their peaks. Each gives exactly what OpenCV gives (tests compare them), in
+ * fewer steps: OpenCV's morphology takes a k x k square in about k steps a byte, here in
+ * about log2(k) + 4; the peak search looks closely only at the few bytes above its floor.
+ *
+ * Arrays come in through the buffer protocol (C-contiguous uint8), as in kernels.c. The hot
+ * loops are plain byte-wise arithmetic that compilers turn into vector instructions; on x86-64
+ * they are also built for AVX2, taken where the processor has it. Integer arithmetic only, so
+ * every build computes the same bytes. The GIL is let go while they run.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef unsigned char byte;
+
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
+#define HOT __attribute__((target_clones("avx2", "default")))
+#else
+#define HOT
+#endif
+
+/* ---- smoothing: cv2.GaussianBlur(bgr, (5, 5), 1.0) ---- */
+
+/* OpenCV's bit-exact 8-bit Gaussian of 5 taps, sigma 1: weights in 256ths (rounded with error
+ * diffusion so that they add up to 256), rows then columns, the sum rounded at the end. */
+enum { W2 = 14, W1 = 62, W0 = 104 };
+
+/* index i of a line of n, mirrored at its ends without repeating them (BORDER_REFLECT_101) */
+static Py_ssize_t reflect(Py_ssize_t i, Py_ssize_t n)
+{
+    if (n == 1)
+        return 0;
+    Py_ssize_t period = 2 * (n - 1);
+    i %= period;
+    i = i < 0 ? i + period : i;
+    return i < n ? i : period - i;
+}
+
+/* one row, padded by 2 pixels each side: weighted sums of 5 pixels, in 256ths */
+HOT static void blur_row(const byte *restrict p, uint16_t *restrict out, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++)
+        out[i] = (uint16_t)(W2 * (p[i] + p[i + 12]) + W1 * (p[i + 3] + p[i + 9]) + W0 * p[i + 6]);
+}
+
+/* five rows of row sums to one row of the frame, rounded from 65536ths */
+HOT static void blur_column(const uint16_t *restrict a, const uint16_t *restrict b,
+                            const uint16_t *restrict c, const uint16_t *restrict d,
+                            const uint16_t *restrict e, byte *restrict out, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++)
+        out[i] = (byte)((W2 * ((uint32_t)a[i] + e[i]) + W1 * ((uint32_t)b[i] + d[i]) +
+                         W0 * (uint32_t)c[i] + 32768u) >> 16);
+}
+
+/* `src` (h x w x 3) smoothed into `dst`; `pad` holds (w + 4) * 3 bytes, `sums` 5 rows of
+ * w * 3 row sums, one for each of the rows a frame row takes (by the row's number mod 5). */
+static void blur(const byte *src, byte *dst, Py_ssize_t h, Py_ssize_t w, byte *pad,
+                 uint16_t *sums)
+{
+    Py_ssize_t n = w * 3;
+    Py_ssize_t left[2] = {reflect(-2, w) * 3, reflect(-1, w) * 3};
+    Py_ssize_t right[2] = {reflect(w, w) * 3, reflect(w + 1, w) * 3};
+    Py_ssize_t done = 0; /* rows summed so far */
+    for (Py_ssize_t y = 0; y < h; y++) {
+        for (; done < h && done <= y + 2; done++) {
+            const byte *row = src + done * n;
+            memcpy(pad, row + left[0], 3);
+            memcpy(pad + 3, row + left[1], 3);
+            memcpy(pad + 6, row, n);
+            memcpy(pad + 6 + n, row + right[0], 3);
+            memcpy(pad + 9 + n, row + right[1], 3);
+            blur_row(pad, sums + (done % 5) * n, n);
+        }
+        const uint16_t *at[5];
+        for (int j = 0; j < 5; j++)
+            at[j] = sums + (reflect(y + j - 2, h) % 5) * n;
+        blur_column(at[0], at[1], at[2], at[3], at[4], dst + y * n, n);
+    }
+}
+
+/* ---- top-hats: cv2.morphologyEx with a k x k square ---- */
+
+HOT static void most_pairs(const byte *restrict a, const byte *restrict b, byte *restrict out,
+                           Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++)
+        out[i] = a[i] > b[i] ? a[i] : b[i];
+}
+
+HOT static void least_pairs(const byte *restrict a, const byte *restrict b, byte *restrict out,
+                            Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++)
+        out[i] = a[i] < b[i] ? a[i] : b[i];
+}
+
+/* a row of the black-hat: the closing (the least of a and b) less the image, and of the
+ * top-hat: the image less the opening (the most of a and b). Saturated, as OpenCV does: with
+ * an even k the window is off centre, and a closing can be below the image. */
+HOT static void black_hat(const byte *restrict a, const byte *restrict b,
+                          const byte *restrict image, byte *restrict out, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        byte c = a[i] < b[i] ? a[i] : b[i];
+        out[i] = c > image[i] ? c - image[i] : 0;
+    }
+}
+
+HOT static void top_hat(const byte *restrict a, const byte *restrict b,
+                        const byte *restrict image, byte *restrict out, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        byte o = a[i] > b[i] ? a[i] : b[i];
+        out[i] = image[i] > o ? image[i] - o : 0;
+    }
+}
+
+typedef void (*pairs_fn)(const byte *, const byte *, byte *, Py_ssize_t);
+typedef void (*hat_fn)(const byte *, const byte *, const byte *, byte *, Py_ssize_t);
+
+/* A dilate (the most over a window) or an erode (the least), and what stands off the frame:
+ * nothing, as with OpenCV's default border, so 0 for a most and 255 for a least. */
+struct extreme {
+    pairs_fn pairs;
+    byte none;
+};
+
+static const struct extreme MOST = {most_pairs, 0}, LEAST = {least_pairs, 255};
+
+/* Work space of one square pass over rows of n bytes: see `square`. */
+struct square_work {
+    Py_ssize_t n;
+    int k, anchor;
+    byte *pad, *tmp;  /* (w + k) * 3 bytes each */
+    byte *ring;       /* 2k rows */
+    byte *tail, *head; /* k rows each */
+    byte *blank;      /* one row of `none` */
+};
+
+/* One row along its k-pixel windows (pixels 3 bytes apart): windows of 1, 2, 4 .. span
+ * pixels by doubling (span the largest power of two <= k), then two windows of span that
+ * overlap to cover k. A window reaches `anchor` pixels back and k - 1 - anchor on. */
+static void along(const struct extreme *e, const byte *src, byte *dst, struct square_work *s)
+{
+    Py_ssize_t lo = (Py_ssize_t)s->anchor * 3, hi = (Py_ssize_t)(s->k - 1 - s->anchor) * 3;
+    byte *cur = s->pad, *next = s->tmp;
+    memset(cur, e->none, lo);
+    memcpy(cur + lo, src, s->n);
+    memset(cur + lo + s->n, e->none, hi);
+    Py_ssize_t len = s->n + lo + hi;
+    int span = 1;
+    for (; 2 * span <= s->k; span *= 2) {
+        len -= (Py_ssize_t)span * 3;
+        e->pairs(cur, cur + (Py_ssize_t)span * 3, next, len);
+        byte *t = cur;
+        cur = next;
+        next = t;
+    }
+    e->pairs(cur, cur + (Py_ssize_t)(s->k - span) * 3, dst, s->n);
+}
+
+/* `src` (h rows of n bytes) by a k x k square into `dst`, which may be `src` itself: each row
+ * along its windows (into a ring of 2k rows, as the pass down needs them), then down the
+ * columns by van Herk and Gil-Werman's blocks of k rows. Rows are numbered in the frame
+ * padded with `anchor` rows of `none` above and k - 1 - anchor below; within a block, the
+ * extreme from each row to the block's end (`tail`) and from the next block's start to each
+ * row (`head`) join into a window starting at that row, 3 steps a byte whatever k. With a
+ * `hat`, each row written is that hat of the rows joined and the row of `image`. */
+static void square(const struct extreme *e, const byte *src, byte *dst, Py_ssize_t h,
+                   struct square_work *s, hat_fn hat, const byte *image)
+{
+    Py_ssize_t n = s->n;
+    int k = s->k;
+    Py_ssize_t padded = h + k - 1;
+    memset(s->blank, e->none, n);
+    const byte *row[2 * 64];
+    /* the padded row j along its windows, or the blank row off the frame */
+    for (Py_ssize_t start = 0; start < h; start += k) {
+        for (int i = start ? k : 0; i < 2 * k; i++) {
+            Py_ssize_t j = start + i, y = j - s->anchor;
+            byte *slot = s->ring + (j % (2 * k)) * n;
+            if (j < padded && y >= 0 && y < h) {
+                along(e, src + y * n, slot, s);
+                row[i] = slot;
+            } else
+                row[i] = s->blank;
+        }
+        memcpy(s->tail + (Py_ssize_t)(k - 1) * n, row[k - 1], n);
+        for (int i = k - 2; i >= 0; i--)
+            e->pairs(row[i], s->tail + (Py_ssize_t)(i + 1) * n, s->tail + (Py_ssize_t)i * n, n);
+        int rows = (int)(h - start < k ? h - start : k);
+        memcpy(s->head, row[k], n);
+        for (int i = 1; i < rows - 1; i++)
+            e->pairs(s->head + (Py_ssize_t)(i - 1) * n, row[k + i], s->head + (Py_ssize_t)i * n, n);
+        for (int i = 0; i < rows; i++) {
+            const byte *t = s->tail + (Py_ssize_t)i * n;
+            const byte *g = i ? s->head + (Py_ssize_t)(i - 1) * n : t;
+            byte *out = dst + (start + i) * n;
+            if (hat)
+                hat(t, g, image + (start + i) * n, out, n);
+            else
+                e->pairs(t, g, out, n);
+        }
+        /* the next block's first k rows are this one's last */
+        for (int i = 0; i < k; i++)
+            row[i] = row[k + i];
+    }
+}
+
+/* responses(bgr, width, k, smooth, out)
+ *
+ * `bgr` (uint8, H x width x 3) smoothed as cv2.GaussianBlur(bgr, (5, 5), 1.0) into `smooth`
+ * (uint8, H x width x 3), then its black-hat and top-hat with a k x k square (anchor k // 2),
+ * each channel on its own, as cv2.morphologyEx gives them: the black-hat (closing less the
+ * image) into rows 0..H-1 of `out` (uint8, (2H + 2) x width x 3), two rows of zeros, then the
+ * top-hat (the image less its opening). */
+static PyObject *responses(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer bgr, smooth, out;
+    Py_ssize_t width;
+    int k;
+    if (!PyArg_ParseTuple(args, "y*niw*w*", &bgr, &width, &k, &smooth, &out))
+        return NULL;
+    PyObject *result = NULL;
+    byte *scratch = NULL;
+    Py_ssize_t n = width * 3;
+    Py_ssize_t h = n > 0 ? bgr.len / n : 0;
+    if (width <= 0 || h <= 0 || bgr.len != h * n || k < 1 || k > 64) {
+        PyErr_SetString(PyExc_ValueError, "responses: bgr must be H x width x 3, k 1..64");
+        goto done;
+    }
+    if (smooth.len != h * n || out.len != (2 * h + 2) * n) {
+        PyErr_SetString(PyExc_ValueError,
+                        "responses: smooth must be H x width x 3, out (2H + 2) x width x 3");
+        goto done;
+    }
+    Py_ssize_t line = (width + k + 4) * 3;
+    scratch = PyMem_Malloc(5 * n * sizeof(uint16_t) + 2 * line + (4 * (Py_ssize_t)k + 1) * n);
+    if (!scratch) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    uint16_t *sums = (uint16_t *)scratch;
+    struct square_work s = {.n = n, .k = k, .anchor = k / 2};
+    s.pad = scratch + 5 * n * sizeof(uint16_t);
+    s.tmp = s.pad + line;
+    s.ring = s.tmp + line;
+    s.tail = s.ring + 2 * k * n;
+    s.head = s.tail + k * n;
+    s.blank = s.head + k * n;
+    byte *image = smooth.buf, *black = out.buf, *top = black + (h + 2) * n;
+    Py_BEGIN_ALLOW_THREADS;
+    blur(bgr.buf, image, h, width, s.pad, sums);
+    memset(black + h * n, 0, 2 * n);
+    /* closing = erode(dilate(image)), opening = dilate(erode(image)) */
+    square(&MOST, image, black, h, &s, NULL, NULL);
+    square(&LEAST, black, black, h, &s, black_hat, image);
+    square(&LEAST, image, top, h, &s, NULL, NULL);
+    square(&MOST, top, top, h, &s, top_hat, image);
+    Py_END_ALLOW_THREADS;
+    result = Py_NewRef(Py_None);
+done:
+    PyMem_Free(scratch);
+    PyBuffer_Release(&bgr);
+    PyBuffer_Release(&smooth);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+/* ---- peaks ---- */
+
+/* Is byte i (row y, pixel x) of `r` (rows x width x 3) the largest of its channel in the
+ * 5 x 5 around it (on the image), as a 5 x 5 dilate finds it? Nearest neighbours first. */
+static int tallest(const byte *r, Py_ssize_t rows, Py_ssize_t width, Py_ssize_t y, Py_ssize_t x,
+                   Py_ssize_t i)
+{
+    static const signed char order[24][2] = {
+        {0, -1}, {0, 1}, {-1, 0}, {1, 0}, {-1, -1}, {-1, 1}, {1, -1}, {1, 1},
+        {0, -2}, {0, 2}, {-2, 0}, {2, 0}, {-2, -1}, {-2, 1}, {2, -1}, {2, 1},
+        {-1, -2}, {-1, 2}, {1, -2}, {1, 2}, {-2, -2}, {-2, 2}, {2, -2}, {2, 2}};
+    byte v = r[i];
+    Py_ssize_t n = width * 3;
+    for (int m = 0; m < 24; m++) {
+        Py_ssize_t yy = y + order[m][0], xx = x + order[m][1];
+        if (yy >= 0 && yy < rows && xx >= 0 && xx < width && r[i + order[m][0] * n + order[m][1] * 3] > v)
+            return 0;
+    }
+    return 1;
+}
+
+/* the largest byte of n */
+HOT static byte highest(const byte *restrict p, Py_ssize_t n)
+{
+    byte high = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        high = p[i] > high ? p[i] : high;
+    return high;
+}
+
+/* peaks(response, width, floor, found) -> count
+ *
+ * The flat indices, in order, of the peaks of `response` (uint8, rows x width x 3): bytes at
+ * least `floor` (1..255) and the largest of their channel's 5 x 5. Of a flat top, only the
+ * first of each run along a row, and of those the first down each column: a peak whose left
+ * neighbour is a peak is passed over, and so is one whose upper neighbour is, unless the
+ * upper-left one is too. Writes at most len(found) (intp) of them and returns how many there
+ * are: a larger count asks for a larger `found`. */
+static PyObject *peaks(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer response, found;
+    Py_ssize_t width;
+    int floor;
+    if (!PyArg_ParseTuple(args, "y*niw*", &response, &width, &floor, &found))
+        return NULL;
+    PyObject *result = NULL;
+    byte *flags = NULL;
+    Py_ssize_t n = width * 3;
+    Py_ssize_t rows = n > 0 ? response.len / n : 0;
+    if (width <= 0 || response.len != rows * n || floor < 1 || floor > 255) {
+        PyErr_SetString(PyExc_ValueError, "peaks: response must be rows x width x 3, floor 1..255");
+        goto done;
+    }
+    /* which bytes of this row and the one above are peaks */
+    flags = PyMem_Calloc(2 * n, 1);
+    if (!flags) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const byte *r = response.buf;
+    Py_ssize_t *out = found.buf, room = found.len / (Py_ssize_t)sizeof(Py_ssize_t), count = 0;
+    Py_BEGIN_ALLOW_THREADS;
+    enum { CHUNK = 64 }; /* most bytes are far below the floor: passed over a chunk at a time */
+    byte *above = flags, *here = flags + n;
+    for (Py_ssize_t y = 0; y < rows; y++) {
+        const byte *line = r + y * n;
+        memset(here, 0, n);
+        for (Py_ssize_t c0 = 0; c0 < n; c0 += CHUNK) {
+            Py_ssize_t c1 = c0 + CHUNK < n ? c0 + CHUNK : n;
+            if (highest(line + c0, c1 - c0) < floor)
+                continue;
+            for (Py_ssize_t j = c0; j < c1; j++) {
+                if (line[j] < floor || !tallest(r, rows, width, y, j / 3, y * n + j))
+                    continue;
+                here[j] = 1;
+                int left = j >= 3 && here[j - 3];
+                int up = above[j] && !(j >= 3 && above[j - 3]);
+                if (left || up)
+                    continue;
+                if (count < room)
+                    out[count] = y * n + j;
+                count++;
+            }
+        }
+        byte *t = above;
+        above = here;
+        here = t;
+    }
+    Py_END_ALLOW_THREADS;
+    result = PyLong_FromSsize_t(count);
+done:
+    PyMem_Free(flags);
+    PyBuffer_Release(&response);
+    PyBuffer_Release(&found);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"responses", responses, METH_VARARGS, "A frame smoothed, and its black-hat and top-hat."},
+    {"peaks", peaks, METH_VARARGS, "Peaks of a response above a floor."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, .m_name = "filters", .m_size = -1, .m_methods = methods};
+
+PyMODINIT_FUNC PyInit_filters(void) { return PyModule_Create(&module); }
