@@ -273,25 +273,6 @@ done:
 
 /* ---- peaks ---- */
 
-/* Is byte i (row y, pixel x) of `r` (rows x width x 3) the largest of its channel in the
- * 5 x 5 around it (on the image), as a 5 x 5 dilate finds it? Nearest neighbours first. */
-static int tallest(const byte *r, Py_ssize_t rows, Py_ssize_t width, Py_ssize_t y, Py_ssize_t x,
-                   Py_ssize_t i)
-{
-    static const signed char order[24][2] = {
-        {0, -1}, {0, 1}, {-1, 0}, {1, 0}, {-1, -1}, {-1, 1}, {1, -1}, {1, 1},
-        {0, -2}, {0, 2}, {-2, 0}, {2, 0}, {-2, -1}, {-2, 1}, {2, -1}, {2, 1},
-        {-1, -2}, {-1, 2}, {1, -2}, {1, 2}, {-2, -2}, {-2, 2}, {2, -2}, {2, 2}};
-    byte v = r[i];
-    Py_ssize_t n = width * 3;
-    for (int m = 0; m < 24; m++) {
-        Py_ssize_t yy = y + order[m][0], xx = x + order[m][1];
-        if (yy >= 0 && yy < rows && xx >= 0 && xx < width && r[i + order[m][0] * n + order[m][1] * 3] > v)
-            return 0;
-    }
-    return 1;
-}
-
 /* the largest byte of n */
 HOT static byte highest(const byte *restrict p, Py_ssize_t n)
 {
@@ -301,14 +282,41 @@ HOT static byte highest(const byte *restrict p, Py_ssize_t n)
     return high;
 }
 
+/* 1 where a byte of `line` is at least `floor` and no less than the same byte of any of the
+ * rows a..e (the largest along the rows around it: the 5 x 5's largest), else 0 */
+HOT static void tallest(const byte *restrict line, const byte *restrict a,
+                        const byte *restrict b, const byte *restrict c, const byte *restrict d,
+                        const byte *restrict e, byte floor, byte *restrict out, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        byte m = a[i] > b[i] ? a[i] : b[i];
+        m = m > c[i] ? m : c[i];
+        m = m > d[i] ? m : d[i];
+        m = m > e[i] ? m : e[i];
+        out[i] = (line[i] >= floor) & (line[i] >= m);
+    }
+}
+
+/* The most of each byte's 5 pixels along its row (of n bytes), off the row counting as 0;
+ * `pad` and `tmp` hold n + 12 bytes. */
+static void across5(const byte *line, byte *out, Py_ssize_t n, byte *pad, byte *tmp)
+{
+    memset(pad, 0, 6);
+    memcpy(pad + 6, line, n);
+    memset(pad + 6 + n, 0, 6);
+    most_pairs(pad, pad + 3, tmp, n + 9);  /* 2 pixels */
+    most_pairs(tmp, tmp + 6, pad, n + 3);  /* 4 */
+    most_pairs(pad, pad + 3, out, n);      /* 5 */
+}
+
 /* peaks(response, width, floor, found) -> count
  *
  * The flat indices, in order, of the peaks of `response` (uint8, rows x width x 3): bytes at
- * least `floor` (1..255) and the largest of their channel's 5 x 5. Of a flat top, only the
- * first of each run along a row, and of those the first down each column: a peak whose left
- * neighbour is a peak is passed over, and so is one whose upper neighbour is, unless the
- * upper-left one is too. Writes at most len(found) (intp) of them and returns how many there
- * are: a larger count asks for a larger `found`. */
+ * least `floor` (1..255) and the largest of their channel's 5 x 5 (on the image), as a 5 x 5
+ * dilate finds them. Of a flat top, only the first of each run along a row, and of those the
+ * first down each column: a peak whose left neighbour is a peak is passed over, and so is one
+ * whose upper neighbour is, unless the upper-left one is too. Writes at most len(found)
+ * (intp) of them and returns how many there are: a larger count asks for a larger `found`. */
 static PyObject *peaks(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -318,35 +326,55 @@ static PyObject *peaks(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "y*niw*", &response, &width, &floor, &found))
         return NULL;
     PyObject *result = NULL;
-    byte *flags = NULL;
+    byte *scratch = NULL;
     Py_ssize_t n = width * 3;
     Py_ssize_t rows = n > 0 ? response.len / n : 0;
     if (width <= 0 || response.len != rows * n || floor < 1 || floor > 255) {
         PyErr_SetString(PyExc_ValueError, "peaks: response must be rows x width x 3, floor 1..255");
         goto done;
     }
-    /* which bytes of this row and the one above are peaks */
-    flags = PyMem_Calloc(2 * n, 1);
-    if (!flags) {
+    /* 5 rows of maxima along the rows (by row number mod 5), peak flags of this row and the
+     * one above, two padded lines, which rows reach the floor */
+    scratch = PyMem_Calloc(7 * n + 2 * (n + 12) + rows, 1);
+    if (!scratch) {
         PyErr_NoMemory();
         goto done;
     }
+    byte *across = scratch, *above = across + 5 * n, *here = above + n;
+    byte *pad = here + n, *tmp = pad + n + 12, *high = tmp + n + 12;
+    Py_ssize_t made[5] = {-1, -1, -1, -1, -1}; /* the row each of `across` holds */
     const byte *r = response.buf;
     Py_ssize_t *out = found.buf, room = found.len / (Py_ssize_t)sizeof(Py_ssize_t), count = 0;
     Py_BEGIN_ALLOW_THREADS;
-    enum { CHUNK = 64 }; /* most bytes are far below the floor: passed over a chunk at a time */
-    byte *above = flags, *here = flags + n;
+    for (Py_ssize_t y = 0; y < rows; y++)
+        high[y] = highest(r + y * n, n) >= floor;
     for (Py_ssize_t y = 0; y < rows; y++) {
-        const byte *line = r + y * n;
-        memset(here, 0, n);
-        for (Py_ssize_t c0 = 0; c0 < n; c0 += CHUNK) {
-            Py_ssize_t c1 = c0 + CHUNK < n ? c0 + CHUNK : n;
-            if (highest(line + c0, c1 - c0) < floor)
-                continue;
-            for (Py_ssize_t j = c0; j < c1; j++) {
-                if (line[j] < floor || !tallest(r, rows, width, y, j / 3, y * n + j))
+        byte *t = above;
+        above = here;
+        here = t;
+        if (!high[y]) { /* most rows: nothing reaches the floor */
+            memset(here, 0, n);
+            continue;
+        }
+        const byte *around[5]; /* rows off the image stand in as their nearest (a max) */
+        for (Py_ssize_t i = 0; i < 5; i++) {
+            Py_ssize_t yy = y + i - 2;
+            yy = yy < 0 ? 0 : (yy >= rows ? rows - 1 : yy);
+            if (made[yy % 5] != yy) {
+                across5(r + yy * n, across + (yy % 5) * n, n, pad, tmp);
+                made[yy % 5] = yy;
+            }
+            around[i] = across + (yy % 5) * n;
+        }
+        tallest(r + y * n, around[0], around[1], around[2], around[3], around[4], (byte)floor,
+                here, n);
+        for (Py_ssize_t j0 = 0; j0 < n; j0 += 8) { /* a word of no peaks at a time */
+            Py_ssize_t j1 = j0 + 8 < n ? j0 + 8 : n;
+            uint64_t word = 0;
+            memcpy(&word, here + j0, j1 - j0);
+            for (Py_ssize_t j = j0; word && j < j1; j++) {
+                if (!here[j])
                     continue;
-                here[j] = 1;
                 int left = j >= 3 && here[j - 3];
                 int up = above[j] && !(j >= 3 && above[j - 3]);
                 if (left || up)
@@ -356,14 +384,11 @@ static PyObject *peaks(PyObject *self, PyObject *args)
                 count++;
             }
         }
-        byte *t = above;
-        above = here;
-        here = t;
     }
     Py_END_ALLOW_THREADS;
     result = PyLong_FromSsize_t(count);
 done:
-    PyMem_Free(flags);
+    PyMem_Free(scratch);
     PyBuffer_Release(&response);
     PyBuffer_Release(&found);
     return result;
