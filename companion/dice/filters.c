@@ -45,39 +45,63 @@ HOT static void blur_row(const byte *restrict p, uint16_t *restrict out, Py_ssiz
         out[i] = (uint16_t)(W2 * (p[i] + p[i + 12]) + W1 * (p[i + 3] + p[i + 9]) + W0 * p[i + 6]);
 }
 
-/* five rows of row sums to one row of the frame, rounded from 65536ths */
+/* Five rows of row sums (a..e) to one row of the frame: (sum of weights x sums + 32768) >> 16,
+ * in 16 bits. A row sum is hi * 256 + lo (bytes), so the total is 256 H + L with H the
+ * weighted sum of the his and L of the los, each at most 65280; the result is then
+ * (H + (L >> 8) + 128) >> 8, exactly, and H + (L >> 8) is at most 65280 too. */
 HOT static void blur_column(const uint16_t *restrict a, const uint16_t *restrict b,
                             const uint16_t *restrict c, const uint16_t *restrict d,
                             const uint16_t *restrict e, byte *restrict out, Py_ssize_t n)
 {
-    for (Py_ssize_t i = 0; i < n; i++)
-        out[i] = (byte)((W2 * ((uint32_t)a[i] + e[i]) + W1 * ((uint32_t)b[i] + d[i]) +
-                         W0 * (uint32_t)c[i] + 32768u) >> 16);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint16_t hi = (uint16_t)(W2 * ((a[i] >> 8) + (e[i] >> 8)) + W1 * ((b[i] >> 8) + (d[i] >> 8)) +
+                                 W0 * (c[i] >> 8));
+        uint16_t lo = (uint16_t)(W2 * ((a[i] & 255) + (e[i] & 255)) +
+                                 W1 * ((b[i] & 255) + (d[i] & 255)) + W0 * (c[i] & 255));
+        out[i] = (byte)((uint16_t)(hi + (lo >> 8) + 128) >> 8);
+    }
 }
 
-/* `src` (h x w x 3) smoothed into `dst`; `pad` holds (w + 4) * 3 bytes, `sums` 5 rows of
+/* A pass over the frame that makes its rows in order, as far as the next pass needs them:
+ * run this way, the passes hand rows to each other while they are still in the cache. */
+struct stage {
+    void (*advance)(struct stage *stage, Py_ssize_t rows); /* have rows 0..rows-1 ready */
+    Py_ssize_t ready;
+};
+
+/* `src` (h x w x 3) smoothed into `dst`. `pad` holds (w + 4) * 3 bytes, `sums` 5 rows of
  * w * 3 row sums, one for each of the rows a frame row takes (by the row's number mod 5). */
-static void blur(const byte *src, byte *dst, Py_ssize_t h, Py_ssize_t w, byte *pad,
-                 uint16_t *sums)
+struct blurring {
+    struct stage stage;
+    const byte *src;
+    byte *dst;
+    Py_ssize_t h, w;
+    byte *pad;
+    uint16_t *sums;
+    Py_ssize_t summed; /* rows summed so far */
+};
+
+static void blur_advance(struct stage *stage, Py_ssize_t rows)
 {
-    Py_ssize_t n = w * 3;
-    Py_ssize_t left[2] = {reflect(-2, w) * 3, reflect(-1, w) * 3};
-    Py_ssize_t right[2] = {reflect(w, w) * 3, reflect(w + 1, w) * 3};
-    Py_ssize_t done = 0; /* rows summed so far */
-    for (Py_ssize_t y = 0; y < h; y++) {
-        for (; done < h && done <= y + 2; done++) {
-            const byte *row = src + done * n;
-            memcpy(pad, row + left[0], 3);
-            memcpy(pad + 3, row + left[1], 3);
-            memcpy(pad + 6, row, n);
-            memcpy(pad + 6 + n, row + right[0], 3);
-            memcpy(pad + 9 + n, row + right[1], 3);
-            blur_row(pad, sums + (done % 5) * n, n);
+    struct blurring *b = (struct blurring *)stage;
+    Py_ssize_t n = b->w * 3, h = b->h;
+    Py_ssize_t left[2] = {reflect(-2, b->w) * 3, reflect(-1, b->w) * 3};
+    Py_ssize_t right[2] = {reflect(b->w, b->w) * 3, reflect(b->w + 1, b->w) * 3};
+    for (Py_ssize_t y = stage->ready; y < rows && y < h; y++) {
+        for (; b->summed < h && b->summed <= y + 2; b->summed++) {
+            const byte *row = b->src + b->summed * n;
+            memcpy(b->pad, row + left[0], 3);
+            memcpy(b->pad + 3, row + left[1], 3);
+            memcpy(b->pad + 6, row, n);
+            memcpy(b->pad + 6 + n, row + right[0], 3);
+            memcpy(b->pad + 9 + n, row + right[1], 3);
+            blur_row(b->pad, b->sums + (b->summed % 5) * n, n);
         }
         const uint16_t *at[5];
         for (int j = 0; j < 5; j++)
-            at[j] = sums + (reflect(y + j - 2, h) % 5) * n;
-        blur_column(at[0], at[1], at[2], at[3], at[4], dst + y * n, n);
+            at[j] = b->sums + (reflect(y + j - 2, h) % 5) * n;
+        blur_column(at[0], at[1], at[2], at[3], at[4], b->dst + y * n, n);
+        stage->ready = y + 1;
     }
 }
 
@@ -130,83 +154,98 @@ struct extreme {
 
 static const struct extreme MOST = {most_pairs, 0}, LEAST = {least_pairs, 255};
 
-/* Work space of one square pass over rows of n bytes: see `square`. */
-struct square_work {
-    Py_ssize_t n;
+/* Work space the square passes share, used within one block at a time: two padded lines of
+ * (w + k + 4) * 3 bytes, `tail` and `head` of k rows each, and a row of 0s and one of 255s. */
+struct shared {
+    byte *pad, *tmp, *tail, *head, *zeros, *full;
+};
+
+/* A dilate or an erode of `src` (h rows of n bytes, made by `source`) by a k x k square into
+ * `dst`, which may be `src` itself, block by block: each row along its windows (into `ring`,
+ * 2k rows, as the pass down needs them), then down the columns by van Herk and Gil-Werman's
+ * blocks of k rows. Rows are numbered in the frame padded with `anchor` rows of `none` above
+ * and k - 1 - anchor below; within a block, the extreme from each row to the block's end
+ * (`tail`) and from the next block's start to each row (`head`) join into a window starting
+ * at that row, 3 steps a byte whatever k. With a `hat`, each row written is that hat of the
+ * rows joined and the row of `image`. */
+struct square {
+    struct stage stage;
+    const struct extreme *e;
+    struct stage *source;
+    const byte *src;
+    byte *dst;
+    hat_fn hat;
+    const byte *image;
+    Py_ssize_t h, n;
     int k, anchor;
-    byte *pad, *tmp;  /* (w + k) * 3 bytes each */
-    byte *ring;       /* 2k rows */
-    byte *tail, *head; /* k rows each */
-    byte *blank;      /* one row of `none` */
+    byte *ring;
+    struct shared *work;
+    const byte *row[2 * 64]; /* the padded rows of this block and the next */
 };
 
 /* One row along its k-pixel windows (pixels 3 bytes apart): windows of 1, 2, 4 .. span
  * pixels by doubling (span the largest power of two <= k), then two windows of span that
  * overlap to cover k. A window reaches `anchor` pixels back and k - 1 - anchor on. */
-static void along(const struct extreme *e, const byte *src, byte *dst, struct square_work *s)
+static void along(const struct square *q, const byte *src, byte *dst)
 {
-    Py_ssize_t lo = (Py_ssize_t)s->anchor * 3, hi = (Py_ssize_t)(s->k - 1 - s->anchor) * 3;
-    byte *cur = s->pad, *next = s->tmp;
+    const struct extreme *e = q->e;
+    Py_ssize_t n = q->n, lo = (Py_ssize_t)q->anchor * 3, hi = (Py_ssize_t)(q->k - 1 - q->anchor) * 3;
+    byte *cur = q->work->pad, *next = q->work->tmp;
     memset(cur, e->none, lo);
-    memcpy(cur + lo, src, s->n);
-    memset(cur + lo + s->n, e->none, hi);
-    Py_ssize_t len = s->n + lo + hi;
+    memcpy(cur + lo, src, n);
+    memset(cur + lo + n, e->none, hi);
+    Py_ssize_t len = n + lo + hi;
     int span = 1;
-    for (; 2 * span <= s->k; span *= 2) {
+    for (; 2 * span <= q->k; span *= 2) {
         len -= (Py_ssize_t)span * 3;
         e->pairs(cur, cur + (Py_ssize_t)span * 3, next, len);
         byte *t = cur;
         cur = next;
         next = t;
     }
-    e->pairs(cur, cur + (Py_ssize_t)(s->k - span) * 3, dst, s->n);
+    e->pairs(cur, cur + (Py_ssize_t)(q->k - span) * 3, dst, n);
 }
 
-/* `src` (h rows of n bytes) by a k x k square into `dst`, which may be `src` itself: each row
- * along its windows (into a ring of 2k rows, as the pass down needs them), then down the
- * columns by van Herk and Gil-Werman's blocks of k rows. Rows are numbered in the frame
- * padded with `anchor` rows of `none` above and k - 1 - anchor below; within a block, the
- * extreme from each row to the block's end (`tail`) and from the next block's start to each
- * row (`head`) join into a window starting at that row, 3 steps a byte whatever k. With a
- * `hat`, each row written is that hat of the rows joined and the row of `image`. */
-static void square(const struct extreme *e, const byte *src, byte *dst, Py_ssize_t h,
-                   struct square_work *s, hat_fn hat, const byte *image)
+static void square_advance(struct stage *stage, Py_ssize_t rows)
 {
-    Py_ssize_t n = s->n;
-    int k = s->k;
-    Py_ssize_t padded = h + k - 1;
-    memset(s->blank, e->none, n);
-    const byte *row[2 * 64];
-    /* the padded row j along its windows, or the blank row off the frame */
-    for (Py_ssize_t start = 0; start < h; start += k) {
+    struct square *q = (struct square *)stage;
+    Py_ssize_t n = q->n, h = q->h, padded = h + q->k - 1;
+    int k = q->k;
+    const byte *blank = q->e->none ? q->work->full : q->work->zeros;
+    byte *tail = q->work->tail, *head = q->work->head;
+    while (stage->ready < rows && stage->ready < h) {
+        Py_ssize_t start = stage->ready;
+        /* the source's rows up to the next block's last */
+        Py_ssize_t need = start + 2 * k - q->anchor;
+        q->source->advance(q->source, need < h ? need : h);
         for (int i = start ? k : 0; i < 2 * k; i++) {
-            Py_ssize_t j = start + i, y = j - s->anchor;
-            byte *slot = s->ring + (j % (2 * k)) * n;
+            Py_ssize_t j = start + i, y = j - q->anchor;
+            byte *slot = q->ring + (j % (2 * k)) * n;
             if (j < padded && y >= 0 && y < h) {
-                along(e, src + y * n, slot, s);
-                row[i] = slot;
+                along(q, q->src + y * n, slot);
+                q->row[i] = slot;
             } else
-                row[i] = s->blank;
+                q->row[i] = blank;
         }
-        memcpy(s->tail + (Py_ssize_t)(k - 1) * n, row[k - 1], n);
+        memcpy(tail + (Py_ssize_t)(k - 1) * n, q->row[k - 1], n);
         for (int i = k - 2; i >= 0; i--)
-            e->pairs(row[i], s->tail + (Py_ssize_t)(i + 1) * n, s->tail + (Py_ssize_t)i * n, n);
-        int rows = (int)(h - start < k ? h - start : k);
-        memcpy(s->head, row[k], n);
-        for (int i = 1; i < rows - 1; i++)
-            e->pairs(s->head + (Py_ssize_t)(i - 1) * n, row[k + i], s->head + (Py_ssize_t)i * n, n);
-        for (int i = 0; i < rows; i++) {
-            const byte *t = s->tail + (Py_ssize_t)i * n;
-            const byte *g = i ? s->head + (Py_ssize_t)(i - 1) * n : t;
-            byte *out = dst + (start + i) * n;
-            if (hat)
-                hat(t, g, image + (start + i) * n, out, n);
+            q->e->pairs(q->row[i], tail + (Py_ssize_t)(i + 1) * n, tail + (Py_ssize_t)i * n, n);
+        int rows_here = (int)(h - start < k ? h - start : k);
+        memcpy(head, q->row[k], n);
+        for (int i = 1; i < rows_here - 1; i++)
+            q->e->pairs(head + (Py_ssize_t)(i - 1) * n, q->row[k + i], head + (Py_ssize_t)i * n, n);
+        for (int i = 0; i < rows_here; i++) {
+            const byte *t = tail + (Py_ssize_t)i * n;
+            const byte *g = i ? head + (Py_ssize_t)(i - 1) * n : t;
+            byte *out = q->dst + (start + i) * n;
+            if (q->hat)
+                q->hat(t, g, q->image + (start + i) * n, out, n);
             else
-                e->pairs(t, g, out, n);
+                q->e->pairs(t, g, out, n);
         }
-        /* the next block's first k rows are this one's last */
-        for (int i = 0; i < k; i++)
-            row[i] = row[k + i];
+        for (int i = 0; i < k; i++) /* the next block's first k rows are this one's last */
+            q->row[i] = q->row[k + i];
+        stage->ready = start + rows_here;
     }
 }
 
@@ -239,28 +278,52 @@ static PyObject *responses(PyObject *self, PyObject *args)
         goto done;
     }
     Py_ssize_t line = (width + k + 4) * 3;
-    scratch = PyMem_Malloc(5 * n * sizeof(uint16_t) + 2 * line + (4 * (Py_ssize_t)k + 1) * n);
+    /* row sums; two lines; tail, head, 0s, 255s; a ring for each of the four squares */
+    scratch = PyMem_Malloc(5 * n * sizeof(uint16_t) + 2 * line + (2 * (Py_ssize_t)k + 2) * n +
+                           4 * (2 * (Py_ssize_t)k * n));
     if (!scratch) {
         PyErr_NoMemory();
         goto done;
     }
-    uint16_t *sums = (uint16_t *)scratch;
-    struct square_work s = {.n = n, .k = k, .anchor = k / 2};
-    s.pad = scratch + 5 * n * sizeof(uint16_t);
-    s.tmp = s.pad + line;
-    s.ring = s.tmp + line;
-    s.tail = s.ring + 2 * k * n;
-    s.head = s.tail + k * n;
-    s.blank = s.head + k * n;
+    struct shared work;
+    work.pad = scratch + 5 * n * sizeof(uint16_t);
+    work.tmp = work.pad + line;
+    work.tail = work.tmp + line;
+    work.head = work.tail + k * n;
+    work.zeros = work.head + k * n;
+    work.full = work.zeros + n;
+    byte *rings = work.full + n;
     byte *image = smooth.buf, *black = out.buf, *top = black + (h + 2) * n;
+    struct blurring blurring = {{blur_advance, 0}, bgr.buf, image, h, width, work.pad,
+                                (uint16_t *)scratch, 0};
+    /* closing = erode(dilate(image)), opening = dilate(erode(image)); the dilate and the
+     * erode of the image go where their hats will, the hats' own passes reading them */
+    struct square squares[4] = {
+        {.e = &MOST, .source = &blurring.stage, .src = image, .dst = black},
+        {.e = &LEAST, .source = &squares[0].stage, .src = black, .dst = black, .hat = black_hat},
+        {.e = &LEAST, .source = &blurring.stage, .src = image, .dst = top},
+        {.e = &MOST, .source = &squares[2].stage, .src = top, .dst = top, .hat = top_hat},
+    };
+    for (int i = 0; i < 4; i++) {
+        struct square *q = &squares[i];
+        q->stage.advance = square_advance;
+        q->image = image;
+        q->h = h;
+        q->n = n;
+        q->k = k;
+        q->anchor = k / 2;
+        q->ring = rings + i * (2 * (Py_ssize_t)k * n);
+        q->work = &work;
+    }
     Py_BEGIN_ALLOW_THREADS;
-    blur(bgr.buf, image, h, width, s.pad, sums);
+    memset(work.zeros, 0, n);
+    memset(work.full, 255, n);
     memset(black + h * n, 0, 2 * n);
-    /* closing = erode(dilate(image)), opening = dilate(erode(image)) */
-    square(&MOST, image, black, h, &s, NULL, NULL);
-    square(&LEAST, black, black, h, &s, black_hat, image);
-    square(&LEAST, image, top, h, &s, NULL, NULL);
-    square(&MOST, top, top, h, &s, top_hat, image);
+    /* both hats a block at a time, so that each pass's rows are read soon after written */
+    for (Py_ssize_t y = k; y < h + k; y += k) {
+        squares[1].stage.advance(&squares[1].stage, y);
+        squares[3].stage.advance(&squares[3].stage, y);
+    }
     Py_END_ALLOW_THREADS;
     result = Py_NewRef(Py_None);
 done:
