@@ -431,11 +431,11 @@ static PyObject *peaks(PyObject *self, PyObject *args)
         }
         tallest(r + y * n, around[0], around[1], around[2], around[3], around[4], (byte)floor,
                 here, n);
-        for (Py_ssize_t j0 = 0; j0 < n; j0 += 8) { /* a word of no peaks at a time */
-            Py_ssize_t j1 = j0 + 8 < n ? j0 + 8 : n;
-            uint64_t word = 0;
-            memcpy(&word, here + j0, j1 - j0);
-            for (Py_ssize_t j = j0; word && j < j1; j++) {
+        for (Py_ssize_t j0 = 0; j0 < n; j0 += 64) { /* most of a row has no peak */
+            Py_ssize_t j1 = j0 + 64 < n ? j0 + 64 : n;
+            if (!highest(here + j0, j1 - j0))
+                continue;
+            for (Py_ssize_t j = j0; j < j1; j++) {
                 if (!here[j])
                     continue;
                 int left = j >= 3 && here[j - 3];
