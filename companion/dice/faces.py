@@ -96,13 +96,15 @@ def _strong(face_bgr: np.ndarray) -> np.ndarray:
 
 def _along(a, b, t0, t1, d):
     """Points about every 1.5 px along each segment from a + t0 (b - a) to a + t1 (b - a),
-    `d` the length of b - a: the points (n, 2), the segment each is on, and its t."""
+    `d` the length of b - a: the points (n, 2), the segment each is on, its t, and where
+    each segment's points start (segment by segment, at least two each)."""
     counts = np.maximum(2, ((t1 - t0) * d / 1.5).astype(int))
     seg = np.arange(len(a)).repeat(counts)  # array methods: numpy's wrappers cost more
+    first = counts.cumsum() - counts
     # k-th of m samples at t0 + k (t1 - t0) / (m - 1), as np.linspace places them
-    k = np.arange(len(seg)) - (counts.cumsum() - counts).repeat(counts)
+    k = np.arange(len(seg)) - first.repeat(counts)
     ts = t0[seg] + k * ((t1 - t0) / (counts - 1))[seg]
-    return a[seg] + ts[:, None] * (b - a)[seg], seg, ts
+    return a[seg] + ts[:, None] * (b - a)[seg], seg, ts, first
 
 
 def paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams) -> np.ndarray:
@@ -118,7 +120,7 @@ def paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams)
     todo = np.flatnonzero(t1 > t0)
     if not len(todo):
         return clear
-    pts, pair, _ = _along(a[todo], b[todo], t0[todo], t1[todo], d[todo])
+    pts, pair, _, first = _along(a[todo], b[todo], t0[todo], t1[todo], d[todo])
     px, py = pts.round().astype(int).T
     i, j = ii[todo], jj[todo]
     face = (pips.face_bgr[i] + pips.face_bgr[j]) / 2
@@ -127,9 +129,8 @@ def paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams)
     )
     seen = pixels(bgr, px, py).astype(np.float32)
     colour = _off_face(seen, face[pair], _strong(face)[pair])  # a path's samples share a face
-    worst = np.zeros(len(todo), np.float32)
-    np.maximum.at(worst, pair, colour)
-    clear[todo] = worst <= limit
+    # Each path's worst sample (its samples run together): ufunc.at is slow on NumPy 1.x.
+    clear[todo] = np.maximum.reduceat(colour, first) <= limit
     return clear
 
 
@@ -163,7 +164,7 @@ def one_die(bgr, twos: list[Face], pips: Pips, fp: FaceParams) -> np.ndarray:
     across = np.column_stack([-np.sin(turn), np.cos(turn)]) * reach[:, None]
     # Sampled as paths between pips are, from one end to the other.
     zero, one = np.zeros(len(twos)), np.ones(len(twos))
-    pts, face_of, t = _along(centre - across, centre + across, zero, one, 2 * reach)
+    pts, face_of, t, _ = _along(centre - across, centre + across, zero, one, 2 * reach)
     h, w = bgr.shape[:2]
     px, py = pts.round().astype(int).T
     px, py = within(px, 0, w - 1), within(py, 0, h - 1)
@@ -174,9 +175,10 @@ def one_die(bgr, twos: list[Face], pips: Pips, fp: FaceParams) -> np.ndarray:
     colour = _off_face(seen, face_bgr[face_of], _strong(face_bgr)[face_of])
     limit = np.minimum(fp.colour_tolerance, fp.path_tolerance * contrast)
     # A glint or a swirl may cross one half; the tray lies beyond both ends.
-    ends = np.zeros((len(twos), 2), bool)
-    np.logical_or.at(ends, (face_of, (t > 0.5).astype(int)), colour > limit[face_of])
-    return ~ends.all(axis=1)
+    # Which halves have a sample off the face, counted by half (ufunc.at is slow on NumPy 1.x).
+    half = 2 * face_of + (t > 0.5)
+    off = np.bincount(half[colour > limit[face_of]], minlength=2 * len(twos))
+    return ~(off.reshape(-1, 2) > 0).all(axis=1)
 
 
 # Every pair i < j of up to _MANY pips, by j and then i: the pairs of the first n come first.
