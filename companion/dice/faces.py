@@ -389,61 +389,15 @@ def fit_short(
     return n + lost, residual, spacing, angle, np.array([centre.real, centre.imag])
 
 
-# Most rays meet the die's edge within their first few steps: each ray is sampled a stretch
-# at a time, up to these steps and then to its end, and the rays that have met it stop.
-_RAY_STRETCHES = (4,)
-
-
 def _rays(bgr, rays: np.ndarray, dirs: np.ndarray) -> np.ndarray:
     """For each ray, from its centre along `dirs` and sampled at whole steps from its start
     up to its stop (as np.arange places them): the distance where the colour first differs
-    from its face's colour by more than its threshold (inf if never). `rays` has a row per
-    ray: centre x, y, start, stop, face colour B, G, R (float32 values) and threshold."""
-    start, stop = rays[:, 2], rays[:, 3]
-    # np.arange(start, stop, 1.0) of every ray: np.arange takes its step from its first two
-    # values and places the k-th value at start + k * step.
-    counts = np.maximum(np.ceil(stop - start), 0.0)
-    second = start + 1.0
-    # The threshold is squared in float64, then compared in float32.
-    limit = (rays[:, 7] * rays[:, 7]).astype(np.float32)
-    # What the steps need of each ray, taken together for the rays still going.
-    each = np.empty((len(rays), 8))
-    each[:, :2], each[:, 2:4], each[:, 4], each[:, 5] = rays[:, :2], dirs, start, second - start
-    each[:, 6], each[:, 7] = second, counts
-    colour = rays[:, 4:7].astype(np.float32)
-    dist = np.full(len(rays), np.inf)
-    todo = np.arange(len(rays))
-    longest = int(counts.max(initial=0.0))
-    for lo, hi in pairwise([0, *(b for b in _RAY_STRETCHES if b < longest), longest]):
-        k = np.arange(lo, hi)
-        going = each[todo]
-        grid = going[:, 4:5] + k * going[:, 5:6]
-        if lo <= 1 < hi:
-            grid[:, 1 - lo] = going[:, 6]
-        away = _away(bgr, going[:, :2], going[:, 2:4], grid, colour[todo], limit[todo])
-        away &= k < going[:, 7:8]
-        met = away.any(axis=1)
-        dist[todo[met]] = grid[met, away[met].argmax(axis=1)]
-        todo = todo[~met]
-        if not len(todo):
-            break
+    from its face's colour by more than its threshold, or the ray leaves the frame (inf if
+    never). `rays` has a row per ray: centre x, y, start, stop, face colour B, G, R (float32
+    values) and threshold."""
+    dist = np.empty(len(rays))
+    kernels.rays(bgr, bgr.shape[1], np.ascontiguousarray(rays), np.ascontiguousarray(dirs), dist)
     return dist
-
-
-def _away(bgr, centre, dirs, grid, face_bgr, limit) -> np.ndarray:
-    """Which points `grid` (rays, steps) along the rays are off the frame or farther from
-    the face's colour than `limit` (squared distance, of float32 colours)."""
-    h, w = bgr.shape[:2]
-    px = (centre[:, :1] + grid * dirs[:, :1]).round().astype(np.intp)
-    py = (centre[:, 1:] + grid * dirs[:, 1:]).round().astype(np.intp)
-    # (places left of or above the frame wrap round to large numbers as unsigned)
-    off = (px.view(np.uintp) >= w) | (py.view(np.uintp) >= h)
-    # A place off the frame is away whatever colour it takes: any pixel of the frame will do.
-    seen = bgr.reshape(-1, 3).take(py * w + px, axis=0, mode="clip")
-    # Channel by channel: taking each ray's colour from its points' colours in one go
-    # runs numpy's loops over rows of three, which is slow.
-    b, g, r = (seen[..., c] - face_bgr[:, c, None] for c in range(3))
-    return (b * b + g * g + r * r > limit[:, None]) | off
 
 
 class _Rays:

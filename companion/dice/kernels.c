@@ -263,6 +263,66 @@ done:
     return result;
 }
 
+/* rays(bgr, width, table, dirs, dist)
+ *
+ * Rays out from faces' centres until the colour leaves the face's. `table` (float64, m x 8)
+ * has a row per ray: centre x, y, start, stop, face colour B, G, R and threshold; `dirs`
+ * (float64, m x 2) its direction. A ray is sampled at the places np.arange(start, stop, 1.0)
+ * gives (its step is (start + 1) - start, its second place start + 1), each rounded to the
+ * nearest pixel (halves to even, as NumPy rounds); `dist` (float64, m) gets the first place
+ * off the frame or whose colour is farther from the face's than the threshold (squared
+ * distance in float32, as NumPy computes it), or inf where none is. `bgr` is uint8
+ * H x width x 3. */
+static PyObject *rays(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer bgr, table, dirs, dist;
+    Py_ssize_t width;
+    if (!PyArg_ParseTuple(args, "y*ny*y*w*", &bgr, &width, &table, &dirs, &dist))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t m = dist.len / (Py_ssize_t)sizeof(double);
+    Py_ssize_t row = width * 3, height = row > 0 ? bgr.len / row : 0;
+    if (width <= 0 || bgr.len != height * row) {
+        PyErr_SetString(PyExc_ValueError, "rays: bgr must be H x width x 3");
+        goto done;
+    }
+    if (!need(&table, 8 * m, 8, "table") || !need(&dirs, 2 * m, 8, "dirs"))
+        goto done;
+    const uint8_t *image = bgr.buf;
+    const double *t = table.buf, *d = dirs.buf;
+    double *out = dist.buf;
+    for (Py_ssize_t k = 0; k < m; k++, t += 8) {
+        double start = t[2], second = start + 1.0, step = second - start;
+        double count = ceil(t[3] - start);
+        /* the threshold squared in float64, then compared in float32 */
+        float limit = (float)(t[7] * t[7]);
+        float face[3] = {(float)t[4], (float)t[5], (float)t[6]};
+        out[k] = INFINITY;
+        for (Py_ssize_t s = 0; s < count; s++) {
+            double at = s == 1 ? second : start + (double)s * step;
+            double fx = nearbyint(t[0] + at * d[2 * k]), fy = nearbyint(t[1] + at * d[2 * k + 1]);
+            int away = fx < 0 || fy < 0 || fx >= width || fy >= height;
+            if (!away) {
+                const uint8_t *c = image + (Py_ssize_t)fy * row + (Py_ssize_t)fx * 3;
+                float b = c[0] - face[0], g = c[1] - face[1], r = c[2] - face[2];
+                away = b * b + g * g + r * r > limit;
+            }
+            if (away) {
+                out[k] = at;
+                break;
+            }
+        }
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&bgr);
+    PyBuffer_Release(&table);
+    PyBuffer_Release(&dirs);
+    PyBuffer_Release(&dist);
+    return result;
+}
+
 /* fit(points, template, solve, source) -> (residual, spacing, angle, squash, x, y) | None
  *
  * The pattern of n pips (`template`, float64 n x 2, in pip spacings) fitted to `points`
@@ -583,6 +643,7 @@ static PyMethodDef methods[] = {
     {"spots", spots, METH_VARARGS, "Spots of one colour in a window of a frame."},
     {"fit", fit, METH_VARARGS, "A pip pattern fitted to pips."},
     {"colour_extent", colour_extent, METH_VARARGS, "Pips' outlines in colour along 8 rays."},
+    {"rays", rays, METH_VARARGS, "Rays from faces' centres to where the colour leaves them."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -18,6 +18,7 @@ The pipeline is classical and cheap enough for a Raspberry Pi 4:
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import replace
 from functools import lru_cache
 
@@ -837,8 +838,9 @@ def _dice_of(
     round_pips = [1 / float(facefit.middle(pips.elongation[f.pips])) for f in kept]
     squashes = [f.squash for f in kept if f.face >= 2] or round_pips
     many = len(kept) >= 3
-    reference = float(np.median(squashes)) if many else profile.dice.view_squash
-    pip_reference = float(np.median(round_pips)) if many else 0.95
+    # statistics.median gives np.median's value of a short list, without its overhead
+    reference = statistics.median(squashes) if many else profile.dice.view_squash
+    pip_reference = statistics.median(round_pips) if many else 0.95
 
     def is_cocked(f: facefit.Face) -> bool:
         # With three pips or fewer the squash is the pips' own, which is noisier.

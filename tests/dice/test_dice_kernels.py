@@ -122,3 +122,30 @@ def test_spots_rejects_a_window_off_the_frame():
     frame = np.zeros((30, 40, 3), np.uint8)
     with pytest.raises(ValueError, match="window"):
         kernels.spots(frame, 40, 0, 0, 41, 30, (0.0, 0.0, 0.0), 1.0, [])
+
+
+def test_rays_stop_where_the_colour_leaves_the_face_or_the_frame():
+    frame = np.full((40, 60, 3), 200, np.uint8)
+    frame[:, 45:] = (30, 30, 30)  # the tray right of x = 45
+    # centre x, y, start, stop, face B, G, R, threshold
+    table = np.array(
+        [
+            [20.0, 20.0, 2.0, 40.0, 200, 200, 200, 25.0],  # right: meets the tray at x = 45
+            [20.0, 20.0, 2.0, 40.0, 200, 200, 200, 25.0],  # up: leaves the frame at y = -1
+            [20.0, 20.0, 2.0, 10.0, 200, 200, 200, 25.0],  # left, too short to leave the face
+            [20.0, 20.0, 0.5, 40.0, 190, 200, 200, 5.0],  # right, from half a step: 200 is off
+        ]
+    )
+    dirs = np.array([[1.0, 0.0], [0.0, -1.0], [-1.0, 0.0], [1.0, 0.0]])
+    dist = np.empty(4)
+    kernels.rays(frame, 60, table, dirs, dist)
+    assert dist[0] == 25.0  # 2, 3, .. 25: x = 45
+    assert dist[1] == 21.0  # y = 20 - 21 = -1
+    assert dist[2] == math.inf
+    assert dist[3] == 0.5  # at the centre already farther than 5 from its face colour
+
+
+def test_rays_refuse_a_table_of_the_wrong_size():
+    frame = np.zeros((10, 10, 3), np.uint8)
+    with pytest.raises(ValueError, match="table"):
+        kernels.rays(frame, 10, np.zeros((2, 7)), np.zeros((2, 2)), np.empty(2))
