@@ -96,41 +96,32 @@ def _strong(face_bgr: np.ndarray) -> np.ndarray:
 
 def _along(a, b, t0, t1, d):
     """Points about every 1.5 px along each segment from a + t0 (b - a) to a + t1 (b - a),
-    `d` the length of b - a: the points (n, 2), the segment each is on, its t, and where
-    each segment's points start (segment by segment, at least two each)."""
+    `d` the length of b - a: the points (n, 2), the segment each is on, and its t."""
     counts = np.maximum(2, ((t1 - t0) * d / 1.5).astype(int))
     seg = np.arange(len(a)).repeat(counts)  # array methods: numpy's wrappers cost more
-    first = counts.cumsum() - counts
     # k-th of m samples at t0 + k (t1 - t0) / (m - 1), as np.linspace places them
-    k = np.arange(len(seg)) - first.repeat(counts)
+    k = np.arange(len(seg)) - (counts.cumsum() - counts).repeat(counts)
     ts = t0[seg] + k * ((t1 - t0) / (counts - 1))[seg]
-    return a[seg] + ts[:, None] * (b - a)[seg], seg, ts, first
+    return a[seg] + ts[:, None] * (b - a)[seg], seg, ts
 
 
 def paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams) -> np.ndarray:
     """For each pair of pips, is the straight path between them all face (no gap, seam or
-    background)? Every path is sampled about every 1.5 px, skipping each pip's blurred rim."""
-    if not len(ii):
-        return np.ones(0, bool)
-    a, b = pips.xy[ii], pips.xy[jj]
-    d = np.hypot(*(b - a).T)
-    t0 = (1.8 * pips.r[ii] + 2) / d
-    t1 = 1 - (1.8 * pips.r[jj] + 2) / d
-    clear = np.ones(len(ii), bool)
-    todo = np.flatnonzero(t1 > t0)
-    if not len(todo):
-        return clear
-    pts, pair, _, first = _along(a[todo], b[todo], t0[todo], t1[todo], d[todo])
-    px, py = pts.round().astype(int).T
-    i, j = ii[todo], jj[todo]
-    face = (pips.face_bgr[i] + pips.face_bgr[j]) / 2
-    limit = np.minimum(
-        fp.colour_tolerance, fp.path_tolerance * np.minimum(pips.contrast[i], pips.contrast[j])
+    background)? Every path is sampled about every 1.5 px, skipping each pip's blurred rim,
+    as `_along` places points (kernels.paths)."""
+    clear = np.empty(len(ii), bool)
+    kernels.paths(
+        bgr,
+        bgr.shape[1],
+        np.ascontiguousarray(pips.xy),
+        np.ascontiguousarray(pips.r),
+        np.ascontiguousarray(pips.face_bgr, np.float32),
+        np.ascontiguousarray(pips.contrast),
+        np.asarray(ii, np.intp),
+        np.asarray(jj, np.intp),
+        (fp.colour_tolerance, fp.path_tolerance, SATURATED),
+        clear,
     )
-    seen = pixels(bgr, px, py).astype(np.float32)
-    colour = _off_face(seen, face[pair], _strong(face)[pair])  # a path's samples share a face
-    # Each path's worst sample (its samples run together): ufunc.at is slow on NumPy 1.x.
-    clear[todo] = np.maximum.reduceat(colour, first) <= limit
     return clear
 
 
@@ -164,7 +155,7 @@ def one_die(bgr, twos: list[Face], pips: Pips, fp: FaceParams) -> np.ndarray:
     across = np.column_stack([-np.sin(turn), np.cos(turn)]) * reach[:, None]
     # Sampled as paths between pips are, from one end to the other.
     zero, one = np.zeros(len(twos)), np.ones(len(twos))
-    pts, face_of, t, _ = _along(centre - across, centre + across, zero, one, 2 * reach)
+    pts, face_of, t = _along(centre - across, centre + across, zero, one, 2 * reach)
     h, w = bgr.shape[:2]
     px, py = pts.round().astype(int).T
     px, py = within(px, 0, w - 1), within(py, 0, h - 1)

@@ -323,6 +323,149 @@ done:
     return result;
 }
 
+/* Item i of a buffer of n floats, float32 or float64 by the buffer's size; and whether it
+ * is float32, so that arithmetic with it rounds as NumPy's in that type does. */
+static double item(const Py_buffer *b, Py_ssize_t i, int single)
+{
+    return single ? (double)((const float *)b->buf)[i] : ((const double *)b->buf)[i];
+}
+
+static int single_of(const Py_buffer *b, Py_ssize_t n, const char *name)
+{
+    if (b->len == n * 4)
+        return 1;
+    if (b->len == n * 8)
+        return 0;
+    PyErr_Format(PyExc_ValueError, "%s: %zd bytes, expected %zd float32 or float64", name, b->len,
+                 n);
+    return -1;
+}
+
+/* How far colour `c` is from face colour `f`, as faces._off_face measures it in float32:
+ * plainly, or on a face of a strong colour forgiving a lighter shade of it (pips.shade_distance
+ * with darker=1). Sums of three products are added left to right, as NumPy adds them. */
+static float off_face(const float *c, const float *f, int strong)
+{
+    if (!strong) {
+        float d0 = c[0] - f[0], d1 = c[1] - f[1], d2 = c[2] - f[2];
+        return sqrtf(d0 * d0 + d1 * d1 + d2 * d2);
+    }
+    float bb = f[0] * f[0] + f[1] * f[1] + f[2] * f[2];
+    float s = (c[0] * f[0] + c[1] * f[1] + c[2] * f[2]) / (bb > 1.0f ? bb : 1.0f);
+    s = s > 1.0f ? s : 1.0f;
+    s = s < 1.8f ? s : 1.8f;
+    float e0 = c[0] - s * f[0], e1 = c[1] - s * f[1], e2 = c[2] - s * f[2];
+    float scale = 1 / s;
+    return sqrtf(e0 * e0 + e1 * e1 + e2 * e2) * (scale > 1.0f ? scale : 1.0f);
+}
+
+/* paths(bgr, width, xy, r, face, contrast, ii, jj, tolerances, clear)
+ *
+ * For each pair of pips ii[k], jj[k] (intp): is the straight path between them all face?
+ * Sampled as faces._along places points (at least two, about every 1.5 px), from 1.8 radii
+ * plus 2 px off each pip's middle, each rounded to the nearest pixel (halves to even; a place
+ * off the frame takes the frame's nearest pixel). A path is clear where its worst sample is
+ * no farther from the mean of the two pips' face colours (`off_face`) than the least of the
+ * colour tolerance and the path tolerance times the lesser contrast. `xy` float64 n x 2,
+ * `face` float32 n x 3; `r` and `contrast` float32 or float64 (n), computed in that type as
+ * NumPy would; `tolerances` (colour, path, saturated: a strong colour's (max - min) / max);
+ * `clear` (bool, m) is written. Paths too short to sample are clear. */
+static PyObject *paths(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer bgr, xy, r, face, contrast, ii, jj, clear;
+    Py_ssize_t width;
+    double colour_tolerance, path_tolerance, saturated;
+    if (!PyArg_ParseTuple(args, "y*ny*y*y*y*y*y*(ddd)w*", &bgr, &width, &xy, &r, &face, &contrast,
+                          &ii, &jj, &colour_tolerance, &path_tolerance, &saturated, &clear))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = xy.len / (Py_ssize_t)(2 * sizeof(double));
+    Py_ssize_t m = ii.len / (Py_ssize_t)sizeof(Py_ssize_t);
+    Py_ssize_t row = width * 3, height = row > 0 ? bgr.len / row : 0;
+    int r_single, c_single;
+    if (width <= 0 || bgr.len != height * row) {
+        PyErr_SetString(PyExc_ValueError, "paths: bgr must be H x width x 3");
+        goto done;
+    }
+    if (!need(&xy, 2 * n, 8, "xy") || !need(&face, 3 * n, 4, "face") ||
+        !need(&jj, m, sizeof(Py_ssize_t), "jj") || !need(&clear, m, 1, "clear") ||
+        (r_single = single_of(&r, n, "r")) < 0 ||
+        (c_single = single_of(&contrast, n, "contrast")) < 0)
+        goto done;
+    const uint8_t *image = bgr.buf;
+    const double *p = xy.buf;
+    const float *fc = face.buf;
+    const Py_ssize_t *a = ii.buf, *b = jj.buf;
+    uint8_t *out = clear.buf;
+    float colour_tol32 = (float)colour_tolerance, path_tol32 = (float)path_tolerance;
+    float saturated32 = (float)saturated;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        Py_ssize_t i = a[k], j = b[k];
+        if (i < 0 || i >= n || j < 0 || j >= n) {
+            PyErr_SetString(PyExc_IndexError, "paths: a pip index off the pips");
+            goto done;
+        }
+        double ax = p[2 * i], ay = p[2 * i + 1], bx = p[2 * j], by = p[2 * j + 1];
+        double dx = bx - ax, dy = by - ay, d = hypot(dx, dy);
+        /* a pip's blurred rim, in the radius's own type */
+        double ri = item(&r, i, r_single), rj = item(&r, j, r_single), rim_i, rim_j;
+        if (r_single) {
+            rim_i = (float)((float)(1.8f * (float)ri) + 2.0f);
+            rim_j = (float)((float)(1.8f * (float)rj) + 2.0f);
+        } else {
+            rim_i = 1.8 * ri + 2;
+            rim_j = 1.8 * rj + 2;
+        }
+        double t0 = rim_i / d, t1 = 1 - rim_j / d;
+        out[k] = 1;
+        if (!(t1 > t0))
+            continue;
+        double ci = item(&contrast, i, c_single), cj = item(&contrast, j, c_single);
+        double least = ci < cj ? ci : cj, limit;
+        if (c_single) {
+            float l = path_tol32 * (float)least;
+            limit = colour_tol32 < l ? colour_tol32 : l;
+        } else {
+            double l = path_tolerance * least;
+            limit = colour_tolerance < l ? colour_tolerance : l;
+        }
+        float f[3];
+        for (int c = 0; c < 3; c++)
+            f[c] = (fc[3 * i + c] + fc[3 * j + c]) / 2;
+        float hi = f[0] > f[1] ? f[0] : f[1], lo = f[0] < f[1] ? f[0] : f[1];
+        hi = hi > f[2] ? hi : f[2];
+        lo = lo < f[2] ? lo : f[2];
+        int strong = hi - lo > saturated32 * hi;
+        Py_ssize_t count = (Py_ssize_t)((t1 - t0) * d / 1.5);
+        count = count > 2 ? count : 2;
+        double step = (t1 - t0) / (double)(count - 1);
+        float worst = 0.0f;
+        for (Py_ssize_t s = 0; s < count; s++) {
+            double t = t0 + (double)s * step;
+            double fx = nearbyint(ax + t * dx), fy = nearbyint(ay + t * dy);
+            fx = fx < 0 ? 0 : (fx > width - 1 ? width - 1 : fx);
+            fy = fy < 0 ? 0 : (fy > height - 1 ? height - 1 : fy);
+            const uint8_t *px = image + (Py_ssize_t)fy * row + (Py_ssize_t)fx * 3;
+            float seen[3] = {px[0], px[1], px[2]};
+            float off = off_face(seen, f, strong);
+            worst = off > worst ? off : worst;
+        }
+        out[k] = (double)worst <= limit;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&bgr);
+    PyBuffer_Release(&xy);
+    PyBuffer_Release(&r);
+    PyBuffer_Release(&face);
+    PyBuffer_Release(&contrast);
+    PyBuffer_Release(&ii);
+    PyBuffer_Release(&jj);
+    PyBuffer_Release(&clear);
+    return result;
+}
+
 /* fit(points, template, solve, source) -> (residual, spacing, angle, squash, x, y) | None
  *
  * The pattern of n pips (`template`, float64 n x 2, in pip spacings) fitted to `points`
@@ -644,6 +787,7 @@ static PyMethodDef methods[] = {
     {"fit", fit, METH_VARARGS, "A pip pattern fitted to pips."},
     {"colour_extent", colour_extent, METH_VARARGS, "Pips' outlines in colour along 8 rays."},
     {"rays", rays, METH_VARARGS, "Rays from faces' centres to where the colour leaves them."},
+    {"paths", paths, METH_VARARGS, "Whether the paths between pairs of pips are all face."},
     {NULL, NULL, 0, NULL},
 };
 

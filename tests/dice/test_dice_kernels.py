@@ -149,3 +149,64 @@ def test_rays_refuse_a_table_of_the_wrong_size():
     frame = np.zeros((10, 10, 3), np.uint8)
     with pytest.raises(ValueError, match="table"):
         kernels.rays(frame, 10, np.zeros((2, 7)), np.zeros((2, 2)), np.empty(2))
+
+
+def _pips_at(xy, face_bgr, r=3.0, contrast=150.0):
+    """Pips for kernels.paths: places, radius, face colour and contrast of each."""
+    n = len(xy)
+    return (
+        np.array(xy, float),
+        np.full(n, r, np.float32),
+        np.array(face_bgr, np.float32).reshape(n, 3),
+        np.full(n, contrast, np.float32),
+    )
+
+
+def test_paths_are_clear_on_one_face_and_blocked_by_a_seam():
+    frame = np.full((40, 80, 3), 220, np.uint8)  # an ivory face
+    frame[:, 40:42] = 40  # the dark seam between two dice
+    frame[30:, :] = (40, 40, 200)  # a red die's face below
+    frame[34:36, 5:15] = (50, 50, 250)  # a lighter swirl on it (a shade of its red)
+    xy, r, face, contrast = _pips_at(
+        [(10, 10), (30, 10), (60, 10), (2, 35), (20, 35), (12, 10)],
+        [(220, 220, 220)] * 3 + [(40, 40, 200)] * 2 + [(220, 220, 220)],
+    )
+    ii = np.array([0, 1, 3, 0], np.intp)
+    jj = np.array([1, 2, 4, 5], np.intp)
+    clear = np.zeros(4, bool)
+    kernels.paths(frame, 80, xy, r, face, contrast, ii, jj, (20.0, 0.3, 0.4), clear)
+    # all face; across the seam; across a lighter swirl of a strong colour (still its face);
+    # two pips so close their rims meet: nothing between them to look at
+    assert clear.tolist() == [True, False, True, True]
+
+
+def test_paths_take_float64_radii_and_refuse_a_pip_off_the_list():
+    frame = np.full((20, 20, 3), 200, np.uint8)
+    xy, _, face, contrast = _pips_at([(3, 3), (15, 3)], [(200, 200, 200)] * 2)
+    clear = np.zeros(1, bool)
+    kernels.paths(
+        frame,
+        20,
+        xy,
+        np.full(2, 2.0),
+        face,
+        contrast,
+        np.array([0], np.intp),
+        np.array([1], np.intp),
+        (20.0, 0.3, 0.4),
+        clear,
+    )
+    assert clear[0]
+    with pytest.raises(IndexError):
+        kernels.paths(
+            frame,
+            20,
+            xy,
+            np.full(2, 2.0),
+            face,
+            contrast,
+            np.array([0], np.intp),
+            np.array([2], np.intp),
+            (20.0, 0.3, 0.4),
+            clear,
+        )
