@@ -460,33 +460,21 @@ class _Probes:
 
     @staticmethod
     def _test(bgr, todo: list[tuple], pip: bool) -> list[np.ndarray]:
-        """The answers for each block of points, each point with its face's `colours` row."""
+        """The answers for each block of points, each point with its face's `colours` row.
+        A probe often lies on a half pixel exactly (pips lie on a grid of half pixels), where
+        the last bit of a fitted face's spacing or angle, in which BLAS and libm builds
+        differ, would tip it into the pixel on either side: kernels.probes first snaps places
+        to 1/2**20 px (exactly, a power of two), so every build takes the same pixel."""
         if not todo:
             return []
-        h, w = bgr.shape[:2]
-        # A probe often lies on a half pixel exactly (pips lie on a grid of half pixels), where
-        # the last bit of a fitted face's spacing or angle, in which BLAS and libm builds
-        # differ, would tip it into the pixel on either side: places are first snapped to
-        # 1/2**20 px (exactly, a power of two), so every build takes the same pixel.
-        points = np.concatenate([pts for pts, _ in todo]) * _SNAP
-        points = points.round() / _SNAP
+        points = np.concatenate([pts for pts, _ in todo])
         faces = np.concatenate([f for _, f in todo])
-        px = within(points[:, 0].round().astype(int), 0, w - 1)
-        py = within(points[:, 1].round().astype(int), 0, h - 1)
-        colour = pixels(bgr, px, py, inside=True).astype(np.float32)
-        face = faces[:, :3]
-        if pip:
-            from_face = norms(colour - face)
-            from_pip = norms(colour - faces[:, 3:6])
-            answer = (from_face > faces[:, 6]) & (from_pip < from_face)
-        else:
-            # A lighter swirl of a strong colour is still the face, as on a path (above).
-            answer = _off_face(colour, face, _strong(face)) < faces[:, 7]
+        answer = np.empty(len(points), bool)
+        kernels.probes(bgr, bgr.shape[1], points, faces, pip, SATURATED, answer)
         ends = list(accumulate(len(pts) for pts, _ in todo))
         return [answer[e - len(pts) : e] for (pts, _), e in zip(todo, ends, strict=True)]
 
 
-_SNAP = 2.0**20
 _GRID = {(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1)}
 # Where a face of n pips has none, in pip spacings.
 _EMPTY = {

@@ -466,6 +466,67 @@ done:
     return result;
 }
 
+/* probes(bgr, width, points, rows, pip, saturated, answers)
+ *
+ * Points (float64, m x 2) tested against their faces' colours: each first snapped to 1/2**20
+ * px (so that a place on a half pixel takes the same pixel on every build), then rounded to
+ * the nearest pixel (halves to even) and kept on the frame. `rows` (float32, m x 8) give each
+ * point its face colour, pip colour, and the limits of a `pip` and a `face` test. With `pip`,
+ * a point looks like the pip: farther from the face than its limit and nearer the pip than
+ * the face; else it has the face's colour (`off_face`, a face of a strong colour by
+ * `saturated`) within its limit. `answers` (bool, m) is written. */
+static PyObject *probes(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer bgr, points, rows, answers;
+    Py_ssize_t width;
+    int pip;
+    double saturated;
+    if (!PyArg_ParseTuple(args, "y*ny*y*pdw*", &bgr, &width, &points, &rows, &pip, &saturated,
+                          &answers))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t m = answers.len;
+    Py_ssize_t row = width * 3, height = row > 0 ? bgr.len / row : 0;
+    if (width <= 0 || bgr.len != height * row) {
+        PyErr_SetString(PyExc_ValueError, "probes: bgr must be H x width x 3");
+        goto done;
+    }
+    if (!need(&points, 2 * m, 8, "points") || !need(&rows, 8 * m, 4, "rows"))
+        goto done;
+    const uint8_t *image = bgr.buf;
+    const double *pt = points.buf;
+    const float *limits = rows.buf;
+    uint8_t *out = answers.buf;
+    float saturated32 = (float)saturated;
+    const double snap = 1048576.0; /* 2**20 */
+    for (Py_ssize_t k = 0; k < m; k++) {
+        const float *f = limits + 8 * k;
+        double fx = nearbyint(nearbyint(pt[2 * k] * snap) / snap);
+        double fy = nearbyint(nearbyint(pt[2 * k + 1] * snap) / snap);
+        fx = fx < 0 ? 0 : (fx > width - 1 ? width - 1 : fx);
+        fy = fy < 0 ? 0 : (fy > height - 1 ? height - 1 : fy);
+        const uint8_t *px = image + (Py_ssize_t)fy * row + (Py_ssize_t)fx * 3;
+        float c[3] = {px[0], px[1], px[2]};
+        if (pip) {
+            float from_face = off_face(c, f, 0), from_pip = off_face(c, f + 3, 0);
+            out[k] = from_face > f[6] && from_pip < from_face;
+        } else {
+            float hi = f[0] > f[1] ? f[0] : f[1], lo = f[0] < f[1] ? f[0] : f[1];
+            hi = hi > f[2] ? hi : f[2];
+            lo = lo < f[2] ? lo : f[2];
+            out[k] = off_face(c, f, hi - lo > saturated32 * hi) < f[7];
+        }
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&bgr);
+    PyBuffer_Release(&points);
+    PyBuffer_Release(&rows);
+    PyBuffer_Release(&answers);
+    return result;
+}
+
 /* fit(points, template, solve, source) -> (residual, spacing, angle, squash, x, y) | None
  *
  * The pattern of n pips (`template`, float64 n x 2, in pip spacings) fitted to `points`
@@ -788,6 +849,7 @@ static PyMethodDef methods[] = {
     {"colour_extent", colour_extent, METH_VARARGS, "Pips' outlines in colour along 8 rays."},
     {"rays", rays, METH_VARARGS, "Rays from faces' centres to where the colour leaves them."},
     {"paths", paths, METH_VARARGS, "Whether the paths between pairs of pips are all face."},
+    {"probes", probes, METH_VARARGS, "Points tested against their faces' and pips' colours."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -210,3 +210,18 @@ def test_paths_take_float64_radii_and_refuse_a_pip_off_the_list():
             (20.0, 0.3, 0.4),
             clear,
         )
+
+
+def test_probes_tell_pip_from_face_and_snap_half_pixels_alike():
+    frame = np.full((20, 20, 3), 210, np.uint8)  # ivory face
+    frame[5, 5] = frame[5, 10] = 20  # pip pixels
+    frame[5, 14] = (120, 120, 120)  # grey: off the face, but nearer it than the pip
+    # face B, G, R, pip B, G, R, pip test's limit, face test's limit
+    rows = np.tile(np.array([210, 210, 210, 20, 20, 20, 95, 30], np.float32), (5, 1))
+    # (4.5, 5) rounds to 4 (halves to even); (5.5 - 1e-12, 5) snaps to 5.5, then 6
+    points = np.array([[5.0, 5.0], [4.5, 5.0], [10.0, 5.0], [14.0, 5.0], [5.5 - 1e-12, 5.0]])
+    pip, face = np.empty(5, bool), np.empty(5, bool)
+    kernels.probes(frame, 20, points, rows, True, 0.4, pip)
+    kernels.probes(frame, 20, points, rows, False, 0.4, face)
+    assert pip.tolist() == [True, False, True, False, False]
+    assert face.tolist() == [False, True, False, False, True]
