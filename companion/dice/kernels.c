@@ -527,6 +527,63 @@ done:
     return result;
 }
 
+/* ray_samples(bgr, width, xy, off_x, off_y, samples)
+ *
+ * The colours at places xy[k] + (off_x[j], off_y[j]) (float64 n x 2 and m, each place taken
+ * as float32), bilinear, as cv2.remap gives them from maps that cv2.convertMaps made fixed
+ * point (CV_16SC2, as OpenCV 4 makes float maps for itself): the place in 32nds of a pixel
+ * (rounded, halves to even), weights (32 - fx)(32 - fy) .. fx fy in 32768ths, the sum
+ * rounded; off the frame, its nearest pixels (BORDER_REPLICATE). `samples` is uint8
+ * n x m x 3; `bgr` uint8 H x width x 3. */
+static PyObject *ray_samples(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer bgr, xy, off_x, off_y, samples;
+    Py_ssize_t width;
+    if (!PyArg_ParseTuple(args, "y*ny*y*y*w*", &bgr, &width, &xy, &off_x, &off_y, &samples))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = xy.len / (Py_ssize_t)(2 * sizeof(double));
+    Py_ssize_t m = off_x.len / (Py_ssize_t)sizeof(double);
+    Py_ssize_t row = width * 3, height = row > 0 ? bgr.len / row : 0;
+    if (width <= 0 || bgr.len != height * row) {
+        PyErr_SetString(PyExc_ValueError, "ray_samples: bgr must be H x width x 3");
+        goto done;
+    }
+    if (!need(&xy, 2 * n, 8, "xy") || !need(&off_y, m, 8, "off_y") ||
+        !need(&samples, n * m * 3, 1, "samples"))
+        goto done;
+    const uint8_t *image = bgr.buf;
+    const double *p = xy.buf, *ox = off_x.buf, *oy = off_y.buf;
+    uint8_t *out = samples.buf;
+    for (Py_ssize_t k = 0; k < n; k++)
+        for (Py_ssize_t j = 0; j < m; j++, out += 3) {
+            int ix = (int)lrintf((float)(p[2 * k] + ox[j]) * 32.0f);
+            int iy = (int)lrintf((float)(p[2 * k + 1] + oy[j]) * 32.0f);
+            int sx = ix >> 5, sy = iy >> 5, fx = ix & 31, fy = iy & 31;
+            Py_ssize_t x0 = sx < 0 ? 0 : (sx > width - 1 ? width - 1 : sx);
+            Py_ssize_t x1 = sx + 1 < 0 ? 0 : (sx + 1 > width - 1 ? width - 1 : sx + 1);
+            Py_ssize_t y0 = sy < 0 ? 0 : (sy > height - 1 ? height - 1 : sy);
+            Py_ssize_t y1 = sy + 1 < 0 ? 0 : (sy + 1 > height - 1 ? height - 1 : sy + 1);
+            int w00 = (32 - fx) * (32 - fy) * 32, w01 = fx * (32 - fy) * 32;
+            int w10 = (32 - fx) * fy * 32, w11 = fx * fy * 32;
+            const uint8_t *a = image + y0 * row + x0 * 3, *b = image + y0 * row + x1 * 3;
+            const uint8_t *c = image + y1 * row + x0 * 3, *d = image + y1 * row + x1 * 3;
+            for (int ch = 0; ch < 3; ch++) {
+                int v = (a[ch] * w00 + b[ch] * w01 + c[ch] * w10 + d[ch] * w11 + (1 << 14)) >> 15;
+                out[ch] = (uint8_t)(v > 255 ? 255 : v);
+            }
+        }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&bgr);
+    PyBuffer_Release(&xy);
+    PyBuffer_Release(&off_x);
+    PyBuffer_Release(&off_y);
+    PyBuffer_Release(&samples);
+    return result;
+}
+
 /* fit(points, template, solve, source) -> (residual, spacing, angle, squash, x, y) | None
  *
  * The pattern of n pips (`template`, float64 n x 2, in pip spacings) fitted to `points`
@@ -850,6 +907,7 @@ static PyMethodDef methods[] = {
     {"rays", rays, METH_VARARGS, "Rays from faces' centres to where the colour leaves them."},
     {"paths", paths, METH_VARARGS, "Whether the paths between pairs of pips are all face."},
     {"probes", probes, METH_VARARGS, "Points tested against their faces' and pips' colours."},
+    {"ray_samples", ray_samples, METH_VARARGS, "Colours along rays, as cv2.remap samples them."},
     {NULL, NULL, 0, NULL},
 };
 

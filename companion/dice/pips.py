@@ -11,7 +11,6 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
-import cv2
 import numpy as np
 
 from companion.dice import filters, kernels
@@ -217,13 +216,11 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     the pip's (ignoring a glint near the centre)."""
     steps, off_x, off_y = _outline_steps(p.max_radius)
     n = len(xy)
-    # Bilinear samples along every ray of every pip at once, one row of the maps per pip.
-    # The maps in fixed point, as OpenCV 4 turns them for itself: OpenCV 5 samples float
-    # maps more finely, and the reader must read the same on every build.
-    map_xy, map_frac = cv2.convertMaps(
-        (xy[:, :1] + off_x).astype(np.float32), (xy[:, 1:] + off_y).astype(np.float32), cv2.CV_16SC2
-    )
-    colour = cv2.remap(bgr, map_xy, map_frac, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    # Bilinear samples along every ray of every pip at once, a row per pip, as cv2.remap
+    # takes them with maps in fixed point (as OpenCV 4 turns float maps for itself: OpenCV 5
+    # samples float maps more finely, and the reader must read the same on every build).
+    colour = np.empty((n, len(off_x), 3), np.uint8)
+    kernels.ray_samples(bgr, bgr.shape[1], np.ascontiguousarray(xy), off_x, off_y, colour)
     radius, outline, shift = np.empty(n, np.float32), np.empty((n, 8, 2)), np.empty((n, 2))
     kernels.colour_extent(
         colour,

@@ -225,3 +225,22 @@ def test_probes_tell_pip_from_face_and_snap_half_pixels_alike():
     kernels.probes(frame, 20, points, rows, False, 0.4, face)
     assert pip.tolist() == [True, False, True, False, False]
     assert face.tolist() == [False, True, False, False, True]
+
+
+def test_ray_samples_are_opencvs_fixed_point_remap():
+    cv2 = pytest.importorskip("cv2")
+    rng = np.random.default_rng(9)
+    frame = rng.integers(0, 256, (50, 70, 3), dtype=np.uint8)
+    # places all over the frame and off it, on 32nds of a pixel, halves of them and between
+    xy = np.column_stack([rng.uniform(-5, 75, 200), rng.uniform(-5, 55, 200)])
+    xy[:50] = np.round(xy[:50] * 64) / 64
+    off = rng.uniform(-6, 6, (2, 60))
+    got = np.empty((200, 60, 3), np.uint8)
+    kernels.ray_samples(frame, 70, xy, off[0].copy(), off[1].copy(), got)
+    maps = cv2.convertMaps(
+        (xy[:, :1] + off[0]).astype(np.float32),
+        (xy[:, 1:] + off[1]).astype(np.float32),
+        cv2.CV_16SC2,
+    )
+    want = cv2.remap(frame, *maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    assert np.array_equal(got, want)
