@@ -275,7 +275,6 @@ done:
  * H x width x 3. */
 static PyObject *rays(PyObject *self, PyObject *args)
 {
-    (void)self;
     Py_buffer bgr, table, dirs, dist;
     Py_ssize_t width;
     if (!PyArg_ParseTuple(args, "y*ny*y*w*", &bgr, &width, &table, &dirs, &dist))
@@ -372,7 +371,6 @@ static float off_face(const float *c, const float *f, int strong)
  * `clear` (bool, m) is written. Paths too short to sample are clear. */
 static PyObject *paths(PyObject *self, PyObject *args)
 {
-    (void)self;
     Py_buffer bgr, xy, r, face, contrast, ii, jj, clear;
     Py_ssize_t width;
     double colour_tolerance, path_tolerance, saturated;
@@ -477,7 +475,6 @@ done:
  * `saturated`) within its limit. `answers` (bool, m) is written. */
 static PyObject *probes(PyObject *self, PyObject *args)
 {
-    (void)self;
     Py_buffer bgr, points, rows, answers;
     Py_ssize_t width;
     int pip;
@@ -537,7 +534,6 @@ done:
  * n x m x 3; `bgr` uint8 H x width x 3. */
 static PyObject *ray_samples(PyObject *self, PyObject *args)
 {
-    (void)self;
     Py_buffer bgr, xy, off_x, off_y, samples;
     Py_ssize_t width;
     if (!PyArg_ParseTuple(args, "y*ny*y*y*w*", &bgr, &width, &xy, &off_x, &off_y, &samples))
