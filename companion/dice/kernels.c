@@ -166,33 +166,67 @@ static int glint(const float *c, const float *pip, const float *face)
     return off_line2 >= 0.0625f * span2; /* a quarter of the pip-face contrast off the line */
 }
 
-/* colour_extent(colour, steps, r0, pip, face, dirs, luma, radius, outline, shift)
+/* The colour at (x, y) (each taken as float32), bilinear, as cv2.remap gives it from maps
+ * that cv2.convertMaps made fixed point (CV_16SC2, as OpenCV 4 makes float maps for itself):
+ * the place in 32nds of a pixel (rounded, halves to even), weights (32 - fx)(32 - fy) .. fx fy
+ * in 32768ths, the sum rounded; off the frame, its nearest pixels (BORDER_REPLICATE). */
+static void remapped(const uint8_t *image, Py_ssize_t width, Py_ssize_t height, double x,
+                     double y, float *out)
+{
+    Py_ssize_t row = width * 3;
+    int ix = (int)lrintf((float)x * 32.0f), iy = (int)lrintf((float)y * 32.0f);
+    int sx = ix >> 5, sy = iy >> 5, fx = ix & 31, fy = iy & 31;
+    Py_ssize_t x0 = sx < 0 ? 0 : (sx > width - 1 ? width - 1 : sx);
+    Py_ssize_t x1 = sx + 1 < 0 ? 0 : (sx + 1 > width - 1 ? width - 1 : sx + 1);
+    Py_ssize_t y0 = sy < 0 ? 0 : (sy > height - 1 ? height - 1 : sy);
+    Py_ssize_t y1 = sy + 1 < 0 ? 0 : (sy + 1 > height - 1 ? height - 1 : sy + 1);
+    int w00 = (32 - fx) * (32 - fy) * 32, w01 = fx * (32 - fy) * 32;
+    int w10 = (32 - fx) * fy * 32, w11 = fx * fy * 32;
+    const uint8_t *a = image + y0 * row + x0 * 3, *b = image + y0 * row + x1 * 3;
+    const uint8_t *c = image + y1 * row + x0 * 3, *d = image + y1 * row + x1 * 3;
+    for (int ch = 0; ch < 3; ch++) {
+        int v = (a[ch] * w00 + b[ch] * w01 + c[ch] * w10 + d[ch] * w11 + (1 << 14)) >> 15;
+        out[ch] = (float)(v > 255 ? 255 : v);
+    }
+}
+
+/* colour_extent(bgr, width, xy, off_x, off_y, steps, r0, pip, face, dirs, luma, radius,
+ *               outline, shift)
  *
- * Where each pip's colour turns nearer its face's than its own along 8 rays: `colour` (uint8,
- * n x 8 x len(steps) x 3) the samples along the rays at distances `steps` (float32, half
- * pixels), `r0` (float64) the radius the response gave, `pip` and `face` (float32, n x 3) the
- * colours. A ray ends at the first sample past half of r0 nearer the face; on a dark grey pip
- * of a coloured die it goes on past a glint. Writes `radius` (float32, the mean reach),
- * `outline` (float64, n x 8 x 2: the rays' ends around their middle) and `shift` (float64,
- * n x 2: from the centre to the outline's middle where it closed all round and moved at least
- * a pixel, else 0). `dirs` (float64, 8 x 2) are the rays' directions, `luma` (float64, 3)
- * the weights of a colour's brightness. */
+ * Where each pip's colour turns nearer its face's than its own along 8 rays from its centre
+ * `xy` (float64, n x 2): the samples (`remapped`) at xy + (off_x, off_y) (float64, 8 x
+ * len(steps): ray by ray, at distances `steps`, float32 half pixels), in `bgr` (uint8,
+ * H x width x 3). `r0` (float64) is the radius the response gave, `pip` and `face` (float32,
+ * n x 3) the colours. A ray ends at the first sample past half of r0 nearer the face; on a
+ * dark grey pip of a coloured die it goes on past a glint. Writes `radius` (float32, the mean
+ * reach), `outline` (float64, n x 8 x 2: the rays' ends around their middle) and `shift`
+ * (float64, n x 2: from the centre to the outline's middle where it closed all round and moved
+ * at least a pixel, else 0). `dirs` (float64, 8 x 2) are the rays' directions, `luma`
+ * (float64, 3) the weights of a colour's brightness. */
 static PyObject *colour_extent(PyObject *self, PyObject *args)
 {
-    Py_buffer colour, steps, r0, pip, face, dirs, luma, radius, outline, shift;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*w*w*w*", &colour, &steps, &r0, &pip, &face, &dirs,
-                          &luma, &radius, &outline, &shift))
+    Py_buffer bgr, xy, off_x, off_y, steps, r0, pip, face, dirs, luma, radius, outline, shift;
+    Py_ssize_t width;
+    if (!PyArg_ParseTuple(args, "y*ny*y*y*y*y*y*y*y*y*w*w*w*", &bgr, &width, &xy, &off_x, &off_y,
+                          &steps, &r0, &pip, &face, &dirs, &luma, &radius, &outline, &shift))
         return NULL;
     PyObject *result = NULL;
     Py_ssize_t n = r0.len / (Py_ssize_t)sizeof(double);
     Py_ssize_t n_steps = steps.len / (Py_ssize_t)sizeof(float);
-    if (!need(&colour, n * 8 * n_steps * 3, 1, "colour") || !need(&pip, n * 3, 4, "pip") ||
+    Py_ssize_t height = width > 0 ? bgr.len / (width * 3) : 0;
+    if (width <= 0 || bgr.len != height * width * 3) {
+        PyErr_SetString(PyExc_ValueError, "colour_extent: bgr must be H x width x 3");
+        goto done;
+    }
+    if (!need(&xy, n * 2, 8, "xy") || !need(&off_x, 8 * n_steps, 8, "off_x") ||
+        !need(&off_y, 8 * n_steps, 8, "off_y") || !need(&pip, n * 3, 4, "pip") ||
         !need(&face, n * 3, 4, "face") || !need(&dirs, 16, 8, "dirs") || !need(&luma, 3, 8, "luma") ||
         !need(&radius, n, 4, "radius") || !need(&outline, n * 16, 8, "outline") ||
         !need(&shift, n * 2, 8, "shift"))
         goto done;
-    const uint8_t *samples = colour.buf;
+    const uint8_t *image = bgr.buf;
     const float *step = steps.buf, *pips = pip.buf, *faces = face.buf;
+    const double *at = xy.buf, *ox = off_x.buf, *oy = off_y.buf;
     const double *r = r0.buf, *dir = dirs.buf, *weight = luma.buf;
     float *out_r = radius.buf;
     double *out_o = outline.buf, *out_s = shift.buf;
@@ -211,13 +245,14 @@ static PyObject *colour_extent(PyObject *self, PyObject *args)
         float reach[8];
         int closed = 1;
         for (int d = 0; d < 8; d++) {
-            const uint8_t *ray = samples + ((k * 8 + d) * n_steps) * 3;
             reach[d] = step[n_steps - 1] + 0.5f;
             int met = 0;
             for (Py_ssize_t s = 0; s < n_steps && !met; s++) {
                 if (!((double)step[s] > 0.5 * r[k]))
                     continue;
-                float c[3] = {ray[3 * s], ray[3 * s + 1], ray[3 * s + 2]};
+                float c[3];
+                Py_ssize_t j = d * n_steps + s;
+                remapped(image, width, height, at[2 * k] + ox[j], at[2 * k + 1] + oy[j], c);
                 float along = c[0] * towards[0] + c[1] * towards[1] + c[2] * towards[2];
                 if (along < halfway && !(dark && glint(c, p, f))) {
                     reach[d] = step[s] - 0.25f;
@@ -250,7 +285,10 @@ static PyObject *colour_extent(PyObject *self, PyObject *args)
     }
     result = Py_NewRef(Py_None);
 done:
-    PyBuffer_Release(&colour);
+    PyBuffer_Release(&bgr);
+    PyBuffer_Release(&xy);
+    PyBuffer_Release(&off_x);
+    PyBuffer_Release(&off_y);
     PyBuffer_Release(&steps);
     PyBuffer_Release(&r0);
     PyBuffer_Release(&pip);
@@ -521,62 +559,6 @@ done:
     PyBuffer_Release(&points);
     PyBuffer_Release(&rows);
     PyBuffer_Release(&answers);
-    return result;
-}
-
-/* ray_samples(bgr, width, xy, off_x, off_y, samples)
- *
- * The colours at places xy[k] + (off_x[j], off_y[j]) (float64 n x 2 and m, each place taken
- * as float32), bilinear, as cv2.remap gives them from maps that cv2.convertMaps made fixed
- * point (CV_16SC2, as OpenCV 4 makes float maps for itself): the place in 32nds of a pixel
- * (rounded, halves to even), weights (32 - fx)(32 - fy) .. fx fy in 32768ths, the sum
- * rounded; off the frame, its nearest pixels (BORDER_REPLICATE). `samples` is uint8
- * n x m x 3; `bgr` uint8 H x width x 3. */
-static PyObject *ray_samples(PyObject *self, PyObject *args)
-{
-    Py_buffer bgr, xy, off_x, off_y, samples;
-    Py_ssize_t width;
-    if (!PyArg_ParseTuple(args, "y*ny*y*y*w*", &bgr, &width, &xy, &off_x, &off_y, &samples))
-        return NULL;
-    PyObject *result = NULL;
-    Py_ssize_t n = xy.len / (Py_ssize_t)(2 * sizeof(double));
-    Py_ssize_t m = off_x.len / (Py_ssize_t)sizeof(double);
-    Py_ssize_t row = width * 3, height = row > 0 ? bgr.len / row : 0;
-    if (width <= 0 || bgr.len != height * row) {
-        PyErr_SetString(PyExc_ValueError, "ray_samples: bgr must be H x width x 3");
-        goto done;
-    }
-    if (!need(&xy, 2 * n, 8, "xy") || !need(&off_y, m, 8, "off_y") ||
-        !need(&samples, n * m * 3, 1, "samples"))
-        goto done;
-    const uint8_t *image = bgr.buf;
-    const double *p = xy.buf, *ox = off_x.buf, *oy = off_y.buf;
-    uint8_t *out = samples.buf;
-    for (Py_ssize_t k = 0; k < n; k++)
-        for (Py_ssize_t j = 0; j < m; j++, out += 3) {
-            int ix = (int)lrintf((float)(p[2 * k] + ox[j]) * 32.0f);
-            int iy = (int)lrintf((float)(p[2 * k + 1] + oy[j]) * 32.0f);
-            int sx = ix >> 5, sy = iy >> 5, fx = ix & 31, fy = iy & 31;
-            Py_ssize_t x0 = sx < 0 ? 0 : (sx > width - 1 ? width - 1 : sx);
-            Py_ssize_t x1 = sx + 1 < 0 ? 0 : (sx + 1 > width - 1 ? width - 1 : sx + 1);
-            Py_ssize_t y0 = sy < 0 ? 0 : (sy > height - 1 ? height - 1 : sy);
-            Py_ssize_t y1 = sy + 1 < 0 ? 0 : (sy + 1 > height - 1 ? height - 1 : sy + 1);
-            int w00 = (32 - fx) * (32 - fy) * 32, w01 = fx * (32 - fy) * 32;
-            int w10 = (32 - fx) * fy * 32, w11 = fx * fy * 32;
-            const uint8_t *a = image + y0 * row + x0 * 3, *b = image + y0 * row + x1 * 3;
-            const uint8_t *c = image + y1 * row + x0 * 3, *d = image + y1 * row + x1 * 3;
-            for (int ch = 0; ch < 3; ch++) {
-                int v = (a[ch] * w00 + b[ch] * w01 + c[ch] * w10 + d[ch] * w11 + (1 << 14)) >> 15;
-                out[ch] = (uint8_t)(v > 255 ? 255 : v);
-            }
-        }
-    result = Py_NewRef(Py_None);
-done:
-    PyBuffer_Release(&bgr);
-    PyBuffer_Release(&xy);
-    PyBuffer_Release(&off_x);
-    PyBuffer_Release(&off_y);
-    PyBuffer_Release(&samples);
     return result;
 }
 
@@ -903,7 +885,6 @@ static PyMethodDef methods[] = {
     {"rays", rays, METH_VARARGS, "Rays from faces' centres to where the colour leaves them."},
     {"paths", paths, METH_VARARGS, "Whether the paths between pairs of pips are all face."},
     {"probes", probes, METH_VARARGS, "Points tested against their faces' and pips' colours."},
-    {"ray_samples", ray_samples, METH_VARARGS, "Colours along rays, as cv2.remap samples them."},
     {NULL, NULL, 0, NULL},
 };
 

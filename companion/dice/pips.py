@@ -216,14 +216,16 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     the pip's (ignoring a glint near the centre)."""
     steps, off_x, off_y = _outline_steps(p.max_radius)
     n = len(xy)
-    # Bilinear samples along every ray of every pip at once, a row per pip, as cv2.remap
-    # takes them with maps in fixed point (as OpenCV 4 turns float maps for itself: OpenCV 5
-    # samples float maps more finely, and the reader must read the same on every build).
-    colour = np.empty((n, len(off_x), 3), np.uint8)
-    kernels.ray_samples(bgr, bgr.shape[1], np.ascontiguousarray(xy), off_x, off_y, colour)
+    # Bilinear samples along the rays, taken as cv2.remap takes them with maps in fixed point
+    # (as OpenCV 4 turns float maps for itself: OpenCV 5 samples float maps more finely, and
+    # the reader must read the same on every build), each only as far as its ray reaches.
     radius, outline, shift = np.empty(n, np.float32), np.empty((n, 8, 2)), np.empty((n, 2))
     kernels.colour_extent(
-        colour,
+        bgr,
+        bgr.shape[1],
+        np.ascontiguousarray(xy),
+        off_x,
+        off_y,
         steps,
         np.asarray(r0, np.float64),
         np.ascontiguousarray(pip_bgr),

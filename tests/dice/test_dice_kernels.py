@@ -227,20 +227,53 @@ def test_probes_tell_pip_from_face_and_snap_half_pixels_alike():
     assert face.tolist() == [False, True, False, False, True]
 
 
-def test_ray_samples_are_opencvs_fixed_point_remap():
+def test_pip_outlines_sample_the_frame_as_opencvs_fixed_point_remap_does():
     cv2 = pytest.importorskip("cv2")
+    from companion.dice import pips as pipfind
+
     rng = np.random.default_rng(9)
-    frame = rng.integers(0, 256, (50, 70, 3), dtype=np.uint8)
-    # places all over the frame and off it, on 32nds of a pixel, halves of them and between
-    xy = np.column_stack([rng.uniform(-5, 75, 200), rng.uniform(-5, 55, 200)])
-    xy[:50] = np.round(xy[:50] * 64) / 64
-    off = rng.uniform(-6, 6, (2, 60))
-    got = np.empty((200, 60, 3), np.uint8)
-    kernels.ray_samples(frame, 70, xy, off[0].copy(), off[1].copy(), got)
-    maps = cv2.convertMaps(
-        (xy[:, :1] + off[0]).astype(np.float32),
-        (xy[:, 1:] + off[1]).astype(np.float32),
-        cv2.CV_16SC2,
+    frame = cv2.GaussianBlur(rng.integers(0, 256, (60, 80, 3), dtype=np.uint8), (0, 0), 1.5)
+    n = 300
+    # centres all over the frame and off it, some on 64ths of a pixel
+    xy = np.column_stack([rng.uniform(-4, 84, n), rng.uniform(-4, 64, n)])
+    xy[:60] = np.round(xy[:60] * 64) / 64
+    r0 = rng.uniform(1.0, 6.0, n)
+    face = rng.uniform(0, 255, (n, 3)).astype(np.float32)
+    pip = np.clip(face + rng.uniform(-120, 120, (n, 3)), 0, 255).astype(np.float32)
+    pip[:, 0] = np.maximum(pip[:, 0], face[:, 0] + 60)  # brighter: no glint rule
+    steps, off_x, off_y = pipfind._outline_steps(6)
+    radius, outline, shift = np.empty(n, np.float32), np.empty((n, 8, 2)), np.empty((n, 2))
+    kernels.colour_extent(
+        frame,
+        80,
+        xy,
+        off_x,
+        off_y,
+        steps,
+        r0,
+        pip,
+        face,
+        pipfind._DIRS,
+        pipfind._LUMA,
+        radius,
+        outline,
+        shift,
     )
-    want = cv2.remap(frame, *maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    assert np.array_equal(got, want)
+    # The same rays' ends from OpenCV's samples: the first past half of r0 nearer the face.
+    maps = cv2.convertMaps(
+        (xy[:, :1] + off_x).astype(np.float32), (xy[:, 1:] + off_y).astype(np.float32), cv2.CV_16SC2
+    )
+    seen = cv2.remap(frame, *maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    seen = seen.astype(np.float32).reshape(n, 8, len(steps), 3)
+    towards = pip - face
+    along = (seen[..., 0] * towards[:, None, None, 0]) + seen[..., 1] * towards[:, None, None, 1]
+    along = along + seen[..., 2] * towards[:, None, None, 2]
+    halfway = ((pip * pip).sum(axis=1) - (face * face).sum(axis=1)) / 2
+    ends = (along < halfway[:, None, None]) & (steps > 0.5 * r0[:, None, None])
+    reach = np.where(ends.any(axis=2), steps[ends.argmax(axis=2)] - 0.25, steps[-1] + 0.5)
+    reach = reach.astype(np.float32)
+    mean = ((reach[:, 0] + reach[:, 1]) + (reach[:, 2] + reach[:, 3])) + (
+        (reach[:, 4] + reach[:, 5]) + (reach[:, 6] + reach[:, 7])
+    )
+    assert np.array_equal(radius, mean / 8)
+    assert 0.1 < ends.any(axis=2).mean() < 0.9  # rays that end and rays that do not
