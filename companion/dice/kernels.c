@@ -562,6 +562,84 @@ done:
     return result;
 }
 
+/* ring_agreement(bgr, width, xy, radius, ring_x, ring_y, pip, face, contrast, agree)
+ *
+ * A ring of 12 samples round each pip: at xy + radius (ring_x, ring_y) (xy float64 n x 2,
+ * `radius` float32 or float64 n, the ring's directions float64 12), each rounded to the nearest
+ * pixel (halves to even) and kept on the frame. Writes the face's colour, the ring's median
+ * channel by channel (`face`, float32 n x 3), the pip's contrast with it (`contrast`, float32
+ * n, from `pip` float32 n x 3) and the share of the ring within 0.3 of that contrast plus 8
+ * of the face's colour (`agree`, float64 n), in float32 as NumPy computes them. */
+static PyObject *ring_agreement(PyObject *self, PyObject *args)
+{
+    Py_buffer bgr, xy, radius, ring_x, ring_y, pip, face, contrast, agree;
+    Py_ssize_t width;
+    if (!PyArg_ParseTuple(args, "y*ny*y*y*y*y*w*w*w*", &bgr, &width, &xy, &radius, &ring_x,
+                          &ring_y, &pip, &face, &contrast, &agree))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = xy.len / (Py_ssize_t)(2 * sizeof(double));
+    Py_ssize_t row = width * 3, height = row > 0 ? bgr.len / row : 0;
+    int single;
+    if (width <= 0 || bgr.len != height * row) {
+        PyErr_SetString(PyExc_ValueError, "ring_agreement: bgr must be H x width x 3");
+        goto done;
+    }
+    if ((single = single_of(&radius, n, "radius")) < 0 || !need(&ring_x, 12, 8, "ring_x") ||
+        !need(&ring_y, 12, 8, "ring_y") || !need(&pip, 3 * n, 4, "pip") ||
+        !need(&face, 3 * n, 4, "face") || !need(&contrast, n, 4, "contrast") ||
+        !need(&agree, n, 8, "agree"))
+        goto done;
+    const uint8_t *image = bgr.buf;
+    const double *p = xy.buf, *rx = ring_x.buf, *ry = ring_y.buf;
+    const float *pips = pip.buf;
+    float *out_f = face.buf, *out_c = contrast.buf;
+    double *out_a = agree.buf;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        double reach = item(&radius, k, single);
+        float ring[12][3], sorted[3][12];
+        for (int i = 0; i < 12; i++) {
+            double fx = nearbyint(p[2 * k] + reach * rx[i]);
+            double fy = nearbyint(p[2 * k + 1] + reach * ry[i]);
+            fx = fx < 0 ? 0 : (fx > width - 1 ? width - 1 : fx);
+            fy = fy < 0 ? 0 : (fy > height - 1 ? height - 1 : fy);
+            const uint8_t *px = image + (Py_ssize_t)fy * row + (Py_ssize_t)fx * 3;
+            for (int c = 0; c < 3; c++) {
+                float v = px[c];
+                int at = i;
+                ring[i][c] = v;
+                while (at > 0 && sorted[c][at - 1] > v) { /* insertion: 12 values */
+                    sorted[c][at] = sorted[c][at - 1];
+                    at--;
+                }
+                sorted[c][at] = v;
+            }
+        }
+        float *f = out_f + 3 * k;
+        for (int c = 0; c < 3; c++)
+            f[c] = (sorted[c][5] + sorted[c][6]) / 2;
+        float contrast_k = off_face(pips + 3 * k, f, 0);
+        float within = 0.3f * contrast_k + 8.0f;
+        int agreeing = 0;
+        for (int i = 0; i < 12; i++)
+            agreeing += off_face(ring[i], f, 0) < within;
+        out_c[k] = contrast_k;
+        out_a[k] = agreeing / 12.0;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&bgr);
+    PyBuffer_Release(&xy);
+    PyBuffer_Release(&radius);
+    PyBuffer_Release(&ring_x);
+    PyBuffer_Release(&ring_y);
+    PyBuffer_Release(&pip);
+    PyBuffer_Release(&face);
+    PyBuffer_Release(&contrast);
+    PyBuffer_Release(&agree);
+    return result;
+}
+
 /* fit(points, template, solve, source) -> (residual, spacing, angle, squash, x, y) | None
  *
  * The pattern of n pips (`template`, float64 n x 2, in pip spacings) fitted to `points`
@@ -885,6 +963,7 @@ static PyMethodDef methods[] = {
     {"rays", rays, METH_VARARGS, "Rays from faces' centres to where the colour leaves them."},
     {"paths", paths, METH_VARARGS, "Whether the paths between pairs of pips are all face."},
     {"probes", probes, METH_VARARGS, "Points tested against their faces' and pips' colours."},
+    {"ring_agreement", ring_agreement, METH_VARARGS, "The face's colour round pips, and how alike."},
     {NULL, NULL, 0, NULL},
 };
 

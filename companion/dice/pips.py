@@ -172,14 +172,27 @@ def ring_colours(
     return pixels(bgr, px, py, inside=True).astype(np.float32)
 
 
-def _ring_agreement(ring_bgr: np.ndarray, pip_bgr: np.ndarray):
-    """The face's colour (the ring's median), the pip's contrast with it, and the share of
-    the ring that has the face's colour."""
-    ordered = np.sort(ring_bgr, axis=1)  # the median of 12, without np.median's overhead
-    face_bgr = (ordered[:, 5] + ordered[:, 6]) / 2
-    contrast = norms(pip_bgr - face_bgr)
-    spread = norms(ring_bgr - face_bgr[:, None, :])
-    return face_bgr, contrast, (spread < 0.3 * contrast[:, None] + 8).sum(axis=1) / 12
+def _ring_agreement(bgr, xy, r, pip_bgr, scale):
+    """On a ring of 12 samples just outside each pip (as `ring_colours` takes them): the
+    face's colour (the ring's median), the pip's contrast with it, and the share of the ring
+    that has the face's colour."""
+    times, plus = scale
+    radius = times * r + plus  # in r's own type, as ring_colours has it
+    n = len(xy)
+    face_bgr, contrast, agree = np.empty((n, 3), np.float32), np.empty(n, np.float32), np.empty(n)
+    kernels.ring_agreement(
+        bgr,
+        bgr.shape[1],
+        np.ascontiguousarray(xy),
+        radius,
+        _RING_X,
+        _RING_Y,
+        np.ascontiguousarray(pip_bgr, np.float32),
+        face_bgr,
+        contrast,
+        agree,
+    )
+    return face_bgr, contrast, agree
 
 
 def _crowded(xy, r, pip_bgr, face_bgr, which: np.ndarray, p: PipParams) -> np.ndarray:
@@ -380,15 +393,16 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
         shift[moved] += again
     # A pip sits inside one face: most of its ring has the face's colour. A peak on a die's
     # rim or a pip's edge has a ring that straddles two colours.
-    face_bgr, contrast, agree = _ring_agreement(ring_colours(bgr, xy, r, p), pip_bgr)
+    face_bgr, contrast, agree = _ring_agreement(bgr, xy, r, pip_bgr, (p.ring_scale, 1.5))
     weak = agree < p.ring_agreement
     # A pip among close neighbours (a 6 on a small die) has them in its ring. A tighter
     # ring, in the gaps between the pips, may agree where that one did not; not for the
     # smallest spots, which a tight ring would let a glint on a dark pip pass for a pip.
     crowded = _crowded(xy, r, pip_bgr, face_bgr, weak & (r >= _TIGHT_MIN_RADIUS), p)
     if len(crowded):
-        tight = ring_colours(bgr, xy[crowded], r[crowded], p, _TIGHT_RING)
-        tight_face, tight_contrast, tight_agree = _ring_agreement(tight, pip_bgr[crowded])
+        tight_face, tight_contrast, tight_agree = _ring_agreement(
+            bgr, xy[crowded], r[crowded], pip_bgr[crowded], _TIGHT_RING
+        )
         ok = (tight_agree >= p.ring_agreement) & (tight_contrast >= p.min_ring_contrast)
         take = crowded[ok]
         face_bgr[take], contrast[take], agree[take] = tight_face[ok], tight_contrast[ok], 1.0

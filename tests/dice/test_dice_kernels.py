@@ -277,3 +277,22 @@ def test_pip_outlines_sample_the_frame_as_opencvs_fixed_point_remap_does():
     )
     assert np.array_equal(radius, mean / 8)
     assert 0.1 < ends.any(axis=2).mean() < 0.9  # rays that end and rays that do not
+
+
+def test_ring_agreement_finds_the_face_round_a_pip_and_how_much_of_the_ring_is_it():
+    from companion.dice import pips as pipfind
+
+    frame = np.full((40, 60, 3), 200, np.uint8)  # ivory face
+    frame[:, 40:] = (20, 90, 20)  # green tray right of x = 40
+    xy = np.array([[15.0, 20.0], [40.0, 20.0]])  # a pip inside the face, one on its edge
+    radius = np.array([5.0, 5.0], np.float32)
+    pip = np.array([[30, 30, 30], [30, 30, 30]], np.float32)
+    face, contrast, agree = np.empty((2, 3), np.float32), np.empty(2, np.float32), np.empty(2)
+    kernels.ring_agreement(
+        frame, 60, xy, radius, pipfind._RING_X, pipfind._RING_Y, pip, face, contrast, agree
+    )
+    assert face[0].tolist() == [200, 200, 200]
+    assert contrast[0] == pytest.approx(170 * math.sqrt(3))
+    assert agree[0] == 1.0
+    # on the edge, the ring's median is one side's colour, and the other side disagrees
+    assert 0.4 <= agree[1] <= 0.6
