@@ -37,6 +37,28 @@ static int need(Py_buffer *b, Py_ssize_t items, Py_ssize_t itemsize, const char 
     return 1;
 }
 
+/* The height of the frame `bgr` (uint8, H x width x 3), or -1 with a ValueError. */
+static Py_ssize_t frame_height(const Py_buffer *bgr, Py_ssize_t width, const char *name)
+{
+    Py_ssize_t height = width > 0 ? bgr->len / (width * 3) : 0;
+    if (width <= 0 || height <= 0 || bgr->len != height * width * 3) {
+        PyErr_Format(PyExc_ValueError, "%s: bgr must be H x width x 3", name);
+        return -1;
+    }
+    return height;
+}
+
+/* The pixel of a frame nearest (x, y) (halves to even, as NumPy rounds), kept on the frame. */
+static const uint8_t *nearest(const uint8_t *image, Py_ssize_t width, Py_ssize_t height, double x,
+                              double y)
+{
+    x = nearbyint(x);
+    y = nearbyint(y);
+    x = x < 0 ? 0 : (x > width - 1 ? width - 1 : x);
+    y = y < 0 ? 0 : (y > height - 1 ? height - 1 : y);
+    return image + ((Py_ssize_t)y * width + (Py_ssize_t)x) * 3;
+}
+
 /* extent(response, width, at, peak, max_radius, closed, radius, elong) -> count
  *
  * Each peak's half-height distance along 8 rays in `response` (uint8, (2H + 2) x width x 3:
@@ -213,12 +235,8 @@ static PyObject *colour_extent(PyObject *self, PyObject *args)
     PyObject *result = NULL;
     Py_ssize_t n = r0.len / (Py_ssize_t)sizeof(double);
     Py_ssize_t n_steps = steps.len / (Py_ssize_t)sizeof(float);
-    Py_ssize_t height = width > 0 ? bgr.len / (width * 3) : 0;
-    if (width <= 0 || bgr.len != height * width * 3) {
-        PyErr_SetString(PyExc_ValueError, "colour_extent: bgr must be H x width x 3");
-        goto done;
-    }
-    if (!need(&xy, n * 2, 8, "xy") || !need(&off_x, 8 * n_steps, 8, "off_x") ||
+    Py_ssize_t height = frame_height(&bgr, width, "colour_extent");
+    if (height < 0 || !need(&xy, n * 2, 8, "xy") || !need(&off_x, 8 * n_steps, 8, "off_x") ||
         !need(&off_y, 8 * n_steps, 8, "off_y") || !need(&pip, n * 3, 4, "pip") ||
         !need(&face, n * 3, 4, "face") || !need(&dirs, 16, 8, "dirs") || !need(&luma, 3, 8, "luma") ||
         !need(&radius, n, 4, "radius") || !need(&outline, n * 16, 8, "outline") ||
@@ -319,12 +337,8 @@ static PyObject *rays(PyObject *self, PyObject *args)
         return NULL;
     PyObject *result = NULL;
     Py_ssize_t m = dist.len / (Py_ssize_t)sizeof(double);
-    Py_ssize_t row = width * 3, height = row > 0 ? bgr.len / row : 0;
-    if (width <= 0 || bgr.len != height * row) {
-        PyErr_SetString(PyExc_ValueError, "rays: bgr must be H x width x 3");
-        goto done;
-    }
-    if (!need(&table, 8 * m, 8, "table") || !need(&dirs, 2 * m, 8, "dirs"))
+    Py_ssize_t row = width * 3, height = frame_height(&bgr, width, "rays");
+    if (height < 0 || !need(&table, 8 * m, 8, "table") || !need(&dirs, 2 * m, 8, "dirs"))
         goto done;
     const uint8_t *image = bgr.buf;
     const double *t = table.buf, *d = dirs.buf;
@@ -418,13 +432,9 @@ static PyObject *paths(PyObject *self, PyObject *args)
     PyObject *result = NULL;
     Py_ssize_t n = xy.len / (Py_ssize_t)(2 * sizeof(double));
     Py_ssize_t m = ii.len / (Py_ssize_t)sizeof(Py_ssize_t);
-    Py_ssize_t row = width * 3, height = row > 0 ? bgr.len / row : 0;
+    Py_ssize_t height = frame_height(&bgr, width, "paths");
     int r_single, c_single;
-    if (width <= 0 || bgr.len != height * row) {
-        PyErr_SetString(PyExc_ValueError, "paths: bgr must be H x width x 3");
-        goto done;
-    }
-    if (!need(&xy, 2 * n, 8, "xy") || !need(&face, 3 * n, 4, "face") ||
+    if (height < 0 || !need(&xy, 2 * n, 8, "xy") || !need(&face, 3 * n, 4, "face") ||
         !need(&jj, m, sizeof(Py_ssize_t), "jj") || !need(&clear, m, 1, "clear") ||
         (r_single = single_of(&r, n, "r")) < 0 ||
         (c_single = single_of(&contrast, n, "contrast")) < 0)
@@ -479,10 +489,7 @@ static PyObject *paths(PyObject *self, PyObject *args)
         float worst = 0.0f;
         for (Py_ssize_t s = 0; s < count; s++) {
             double t = t0 + (double)s * step;
-            double fx = nearbyint(ax + t * dx), fy = nearbyint(ay + t * dy);
-            fx = fx < 0 ? 0 : (fx > width - 1 ? width - 1 : fx);
-            fy = fy < 0 ? 0 : (fy > height - 1 ? height - 1 : fy);
-            const uint8_t *px = image + (Py_ssize_t)fy * row + (Py_ssize_t)fx * 3;
+            const uint8_t *px = nearest(image, width, height, ax + t * dx, ay + t * dy);
             float seen[3] = {px[0], px[1], px[2]};
             float off = off_face(seen, f, strong);
             worst = off > worst ? off : worst;
@@ -522,12 +529,8 @@ static PyObject *probes(PyObject *self, PyObject *args)
         return NULL;
     PyObject *result = NULL;
     Py_ssize_t m = answers.len;
-    Py_ssize_t row = width * 3, height = row > 0 ? bgr.len / row : 0;
-    if (width <= 0 || bgr.len != height * row) {
-        PyErr_SetString(PyExc_ValueError, "probes: bgr must be H x width x 3");
-        goto done;
-    }
-    if (!need(&points, 2 * m, 8, "points") || !need(&rows, 8 * m, 4, "rows"))
+    Py_ssize_t height = frame_height(&bgr, width, "probes");
+    if (height < 0 || !need(&points, 2 * m, 8, "points") || !need(&rows, 8 * m, 4, "rows"))
         goto done;
     const uint8_t *image = bgr.buf;
     const double *pt = points.buf;
@@ -537,11 +540,8 @@ static PyObject *probes(PyObject *self, PyObject *args)
     const double snap = 1048576.0; /* 2**20 */
     for (Py_ssize_t k = 0; k < m; k++) {
         const float *f = limits + 8 * k;
-        double fx = nearbyint(nearbyint(pt[2 * k] * snap) / snap);
-        double fy = nearbyint(nearbyint(pt[2 * k + 1] * snap) / snap);
-        fx = fx < 0 ? 0 : (fx > width - 1 ? width - 1 : fx);
-        fy = fy < 0 ? 0 : (fy > height - 1 ? height - 1 : fy);
-        const uint8_t *px = image + (Py_ssize_t)fy * row + (Py_ssize_t)fx * 3;
+        const uint8_t *px = nearest(image, width, height, nearbyint(pt[2 * k] * snap) / snap,
+                                    nearbyint(pt[2 * k + 1] * snap) / snap);
         float c[3] = {px[0], px[1], px[2]};
         if (pip) {
             float from_face = off_face(c, f, 0), from_pip = off_face(c, f + 3, 0);
@@ -579,13 +579,9 @@ static PyObject *ring_agreement(PyObject *self, PyObject *args)
         return NULL;
     PyObject *result = NULL;
     Py_ssize_t n = xy.len / (Py_ssize_t)(2 * sizeof(double));
-    Py_ssize_t row = width * 3, height = row > 0 ? bgr.len / row : 0;
+    Py_ssize_t height = frame_height(&bgr, width, "ring_agreement");
     int single;
-    if (width <= 0 || bgr.len != height * row) {
-        PyErr_SetString(PyExc_ValueError, "ring_agreement: bgr must be H x width x 3");
-        goto done;
-    }
-    if ((single = single_of(&radius, n, "radius")) < 0 || !need(&ring_x, 12, 8, "ring_x") ||
+    if (height < 0 || (single = single_of(&radius, n, "radius")) < 0 || !need(&ring_x, 12, 8, "ring_x") ||
         !need(&ring_y, 12, 8, "ring_y") || !need(&pip, 3 * n, 4, "pip") ||
         !need(&face, 3 * n, 4, "face") || !need(&contrast, n, 4, "contrast") ||
         !need(&agree, n, 8, "agree"))
@@ -599,11 +595,8 @@ static PyObject *ring_agreement(PyObject *self, PyObject *args)
         double reach = item(&radius, k, single);
         float ring[12][3], sorted[3][12];
         for (int i = 0; i < 12; i++) {
-            double fx = nearbyint(p[2 * k] + reach * rx[i]);
-            double fy = nearbyint(p[2 * k + 1] + reach * ry[i]);
-            fx = fx < 0 ? 0 : (fx > width - 1 ? width - 1 : fx);
-            fy = fy < 0 ? 0 : (fy > height - 1 ? height - 1 : fy);
-            const uint8_t *px = image + (Py_ssize_t)fy * row + (Py_ssize_t)fx * 3;
+            const uint8_t *px =
+                nearest(image, width, height, p[2 * k] + reach * rx[i], p[2 * k + 1] + reach * ry[i]);
             for (int c = 0; c < 3; c++) {
                 float v = px[c];
                 int at = i;

@@ -183,33 +183,17 @@ def test_paths_are_clear_on_one_face_and_blocked_by_a_seam():
 def test_paths_take_float64_radii_and_refuse_a_pip_off_the_list():
     frame = np.full((20, 20, 3), 200, np.uint8)
     xy, _, face, contrast = _pips_at([(3, 3), (15, 3)], [(200, 200, 200)] * 2)
-    clear = np.zeros(1, bool)
-    kernels.paths(
-        frame,
-        20,
-        xy,
-        np.full(2, 2.0),
-        face,
-        contrast,
-        np.array([0], np.intp),
-        np.array([1], np.intp),
-        (20.0, 0.3, 0.4),
-        clear,
-    )
-    assert clear[0]
+
+    def clear_to(other: int) -> bool:
+        clear = np.zeros(1, bool)
+        ii, jj = np.array([0], np.intp), np.array([other], np.intp)
+        r = np.full(2, 2.0)
+        kernels.paths(frame, 20, xy, r, face, contrast, ii, jj, (20.0, 0.3, 0.4), clear)
+        return bool(clear[0])
+
+    assert clear_to(1)
     with pytest.raises(IndexError):
-        kernels.paths(
-            frame,
-            20,
-            xy,
-            np.full(2, 2.0),
-            face,
-            contrast,
-            np.array([0], np.intp),
-            np.array([2], np.intp),
-            (20.0, 0.3, 0.4),
-            clear,
-        )
+        clear_to(2)
 
 
 def test_probes_tell_pip_from_face_and_snap_half_pixels_alike():
