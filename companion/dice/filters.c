@@ -258,7 +258,6 @@ static void square_advance(struct stage *stage, Py_ssize_t rows)
  * top-hat (the image less its opening). */
 static PyObject *responses(PyObject *self, PyObject *args)
 {
-    (void)self;
     Py_buffer bgr, smooth, out;
     Py_ssize_t width;
     int k;
@@ -382,7 +381,6 @@ static void across5(const byte *line, byte *out, Py_ssize_t n, byte *pad, byte *
  * (intp) of them and returns how many there are: a larger count asks for a larger `found`. */
 static PyObject *peaks(PyObject *self, PyObject *args)
 {
-    (void)self;
     Py_buffer response, found;
     Py_ssize_t width;
     int floor;
