@@ -392,6 +392,15 @@ static int single_of(const Py_buffer *b, Py_ssize_t n, const char *name)
     return -1;
 }
 
+/* Is face colour `f` of a strong colour, (max - min) / max of its channels above `saturated`,
+ * as faces._strong tells it in float32? */
+static int strong_colour(const float *f, float saturated)
+{
+    float hi = f[0] > f[1] ? f[0] : f[1];
+    hi = hi > f[2] ? hi : f[2];
+    return ptp3(f) > saturated * hi;
+}
+
 /* How far colour `c` is from face colour `f`, as faces._off_face measures it in float32:
  * plainly, or on a face of a strong colour forgiving a lighter shade of it (pips.shade_distance
  * with darker=1). Sums of three products are added left to right, as NumPy adds them. */
@@ -479,10 +488,7 @@ static PyObject *paths(PyObject *self, PyObject *args)
         float f[3];
         for (int c = 0; c < 3; c++)
             f[c] = (fc[3 * i + c] + fc[3 * j + c]) / 2;
-        float hi = f[0] > f[1] ? f[0] : f[1], lo = f[0] < f[1] ? f[0] : f[1];
-        hi = hi > f[2] ? hi : f[2];
-        lo = lo < f[2] ? lo : f[2];
-        int strong = hi - lo > saturated32 * hi;
+        int strong = strong_colour(f, saturated32);
         Py_ssize_t count = (Py_ssize_t)((t1 - t0) * d / 1.5);
         count = count > 2 ? count : 2;
         double step = (t1 - t0) / (double)(count - 1);
@@ -547,10 +553,7 @@ static PyObject *probes(PyObject *self, PyObject *args)
             float from_face = off_face(c, f, 0), from_pip = off_face(c, f + 3, 0);
             out[k] = from_face > f[6] && from_pip < from_face;
         } else {
-            float hi = f[0] > f[1] ? f[0] : f[1], lo = f[0] < f[1] ? f[0] : f[1];
-            hi = hi > f[2] ? hi : f[2];
-            lo = lo < f[2] ? lo : f[2];
-            out[k] = off_face(c, f, hi - lo > saturated32 * hi) < f[7];
+            out[k] = off_face(c, f, strong_colour(f, saturated32)) < f[7];
         }
     }
     result = Py_NewRef(Py_None);
