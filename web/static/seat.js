@@ -32,6 +32,7 @@
     sabotage: "Sabotage: test the bridge again",
     pass: "Pass: end my turn",
     decline_replacement: "Keep my replacement out",
+    walls: "Reveal the next 3 wall cards",
   };
 
   function spaceName(to) { return to === "exit" ? "the exit" : to; }

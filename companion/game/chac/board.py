@@ -239,8 +239,9 @@ def parse_board(data: dict[str, Any]) -> Board:
         alcoves[space] = Alcove(space, akind, value)
 
     lava_like = set(cells)
+    # CHAC-MOVE-2: only a space sharing an edge with the room reveals it, not a corner.
     near_lava = frozenset(
-        s for s in kind if s not in lava_like and any(n in lava_like for n in (*moves[s], *diag[s]))
+        s for s in kind if s not in lava_like and any(n in lava_like for n in moves[s])
     )
     slab_neighbours = {s: tuple(sorted(n for n in moves[s] if kind[n] == "lava")) for s in kind}
     exit_distance = _distances_to_exit(moves, exit_from, river[-1], river_exit)

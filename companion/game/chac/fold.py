@@ -17,6 +17,7 @@ Event = dict[str, Any]
 
 # Any other action ends an alcove attempt: rerolls only follow each other (CHAC-ALC-1).
 _KEEPS_ALCOVE = frozenset({"dice", "reroll", "lock_pick", "stamina", "set_planks", "set_boulder"})
+_RUNNING = frozenset({"load", "roll", "actions", "walls", "boulder", "replace"})
 
 
 def fold(state: ChacState, event: Event) -> ChacState:
@@ -24,6 +25,10 @@ def fold(state: ChacState, event: Event) -> ChacState:
     if state.alcove is not None and kind not in _KEEPS_ALCOVE:
         state.alcove = None
     FOLDERS[kind](state, event)
+    if state.phase in _RUNNING and not state.alive():
+        # CHAC-END-1: nobody left in the temple ends the game at once; a replacement waiting
+        # for a sun space is not in the temple.
+        _end_game(state)
     return state
 
 
@@ -163,8 +168,10 @@ def free_options(state: ChacState, adv: Adventurer) -> bool:
         here = adv.space or ""
         if state.board.kind.get(here) in (None, "river"):
             return False
+        into_river = state.options["sprint_into_river"]
         return here == state.board.exit_from or any(
-            state.can_enter(to) for to in state.board.moves[here]
+            state.can_enter(to) and (into_river or state.board.kind[to] != "river")
+            for to in state.board.moves[here]
         )
     if adv.ability == "lock_picking":
         return state.alcove is not None and state.alcove.get("missing") == 1
@@ -210,7 +217,7 @@ def _end_actions(state: ChacState) -> None:
     state.order = []
     state.turn = 0
     state.alcove = None
-    if not state.alive() and not any(state.waiting_replacement(s) for s in state.seats):
+    if not state.alive():
         _end_game(state)  # CHAC-END-1
         return
     if state.wall_pos < len(state.hidden["walls"]) and not state.walls_closed():

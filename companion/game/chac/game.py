@@ -21,6 +21,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "boulder_min_face": 3,  # CHAC-BOUL-1 (chosen)
     "alcove_faces": {"lava": [1, 2, 3], "chasm": [1, 2, 3, 4, 5]},  # CHAC-ALC-1 (chosen)
     "treasure_mode": "digital",
+    "sprint_into_river": False,  # CHAC-ABIL-SPRINT: seed 000 forbids the dive; 001 is unclear
     "board": None,  # path of a board file; None = the default board
 }
 
@@ -74,6 +75,8 @@ def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
         raise RuleError(
             f"treasure_mode must be 'digital' or 'physical', not {out['treasure_mode']!r}."
         )
+    if not isinstance(out["sprint_into_river"], bool):
+        raise RuleError("sprint_into_river must be true or false.", "CHAC-ABIL-SPRINT")
     if out["board"] is not None and not isinstance(out["board"], str):
         raise RuleError("board must be the path of a board file.")
     return out

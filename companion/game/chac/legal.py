@@ -43,6 +43,8 @@ def legal(state: ChacState, seat: int | None) -> list[Command]:
                 out.append(Command("ready", seat))
     elif phase == "actions" and adv is not None:
         _legal_actions(state, seat, adv, out)
+    elif phase == "walls" and seat == state.dicekeeper:
+        out.append(Command("walls", seat))  # CHAC-WALL-2: the dicekeeper (or the host)
     elif phase == "replace" and seat in replacement_seats(state):
         out.extend(Command("replace", seat, {"sun": k}) for k, v in state.sun_open.items() if v)
         out.append(Command("decline_replacement", seat))
@@ -98,6 +100,11 @@ def seats_with_commands(state: ChacState) -> list[int]:
     return []
 
 
+def _may_sprint_to(state: ChacState, to: str) -> bool:
+    """CHAC-ABIL-SPRINT: not into the river, unless the owners' option allows the dive."""
+    return state.options["sprint_into_river"] or state.board.kind[to] != "river"
+
+
 def _legal_actions(state: ChacState, seat: int, adv: Adventurer, out: list[Command]) -> None:
     if state.roll is not None:
         return  # the dice come first
@@ -127,7 +134,9 @@ def _legal_actions(state: ChacState, seat: int, adv: Adventurer, out: list[Comma
     ):
         out.append(Command("lock_pick", seat))
     if here == board.river[-1] and adv.actions > 0:
-        out.append(Command("river_exit", seat))  # CHAC-RIVER-2: the only action there
+        # CHAC-RIVER-2: exiting is the only action there; with the boulder lying where the
+        # river is left (CHAC-BOUL-5) nothing can be done.
+        out.append(Command("pass" if state.river_blocked() else "river_exit", seat))
         return
     out.append(Command("pass", seat))
     ability = None if adv.ability_used else adv.ability
@@ -138,7 +147,7 @@ def _legal_actions(state: ChacState, seat: int, adv: Adventurer, out: list[Comma
             if state.can_enter(to):
                 if can_act:
                     out.append(Command("move", seat, {"to": to}))
-                if ability == "sprint" and kind != "river":
+                if ability == "sprint" and kind != "river" and _may_sprint_to(state, to):
                     out.append(Command("sprint", seat, {"to": to}))
         if here == board.exit_from:
             if can_act:

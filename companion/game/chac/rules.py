@@ -194,7 +194,7 @@ def _spend(adv: Adventurer) -> None:
 
 
 def _not_at_river_end(state: ChacState, adv: Adventurer) -> None:
-    if adv.space == state.board.river[-1] and adv.actions > 0:
+    if adv.space == state.board.river[-1] and adv.actions > 0 and not state.river_blocked():
         raise RuleError(
             "On the last river space the only action is to exit the river.", "CHAC-RIVER-2"
         )
@@ -208,6 +208,8 @@ def check_move(state: ChacState, adv: Adventurer, to: Any, how: str) -> None:
         _ability(adv, "sprint", "CHAC-ABIL-SPRINT")
         if board.kind[here] == "river":
             raise RuleError("Sprint cannot be used in the river.", "CHAC-ABIL-SPRINT")
+        if board.kind.get(to) == "river" and not state.options["sprint_into_river"]:
+            raise RuleError("Sprint cannot take you into the river.", "CHAC-ABIL-SPRINT")
     else:
         _spend(adv)
     if how == "leap":
@@ -237,6 +239,14 @@ def check_move(state: ChacState, adv: Adventurer, to: Any, how: str) -> None:
         raise RuleError(f"Slab {to} has fallen into the lava.", "CHAC-LAVA-1")
     if kind == "bridge" and state.planks == 0:
         raise RuleError("The bridge has fallen.", "CHAC-BRIDGE-1")
+    _not_onto_boulder(state, to)
+
+
+def _not_onto_boulder(state: ChacState, to: str) -> None:
+    if to == state.board.corridor[state.boulder]:
+        raise RuleError(
+            f"The boulder lies on {to}: nobody may enter or pass its space.", "CHAC-BOUL-5"
+        )
 
 
 def _movement(how: str) -> Callable[[ChacState, Command], list[Event]]:
@@ -384,6 +394,7 @@ def _river_exit(state: ChacState, cmd: Command) -> list[Event]:
     _spend(adv)
     if adv.space != state.board.river[-1]:
         raise RuleError("The river is exited from its last space.", "CHAC-RIVER-2")
+    _not_onto_boulder(state, state.board.river_exit)
     return [{"type": "river_exit", "seat": adv.seat}]
 
 
@@ -449,6 +460,12 @@ def _pass(state: ChacState, cmd: Command) -> list[Event]:
 def _walls(state: ChacState, cmd: Command) -> list[Event]:
     if state.phase != "walls":
         raise RuleError("The wall cards are revealed after everyone's actions.", "CHAC-WALL-2")
+    if cmd.seat is not None and cmd.seat != state.dicekeeper:
+        raise RuleError(
+            f"The dicekeeper ({_name(state, state.dicekeeper or 0)}) or the host reveals the "
+            "wall cards.",
+            "CHAC-WALL-2",
+        )
     return [{"type": "walls"}]
 
 
@@ -550,6 +567,7 @@ def _set_space(state: ChacState, cmd: Command) -> list[Event]:
         raise RuleError("The bridge has fallen.", "CHAC-BRIDGE-1")
     if state.board.kind[to] == "lava" and state.slabs.get(to) is None:
         raise RuleError(f"Slab {to} is still glyph side up: move onto it to turn it over.")
+    _not_onto_boulder(state, to)
     return [{"type": "set_space", "player": seat, "to": to}]
 
 

@@ -139,7 +139,13 @@ class ChacState:
             return False  # CHAC-WALL-3
         if space in self.fallen:
             return False  # CHAC-LAVA-1
+        if space == self.board.corridor[self.boulder]:
+            return False  # CHAC-BOUL-5
         return not (kind == "bridge" and self.planks == 0)  # CHAC-BRIDGE-1
+
+    def river_blocked(self) -> bool:
+        """The boulder lies where the river is left: nobody can climb out (CHAC-BOUL-5)."""
+        return self.board.river_exit == self.board.corridor[self.boulder]
 
     def linguistics_targets(self, adv: Adventurer) -> list[str]:
         """Glyph-side-up slabs orthogonally beside the adventurer (CHAC-ABIL-LING)."""

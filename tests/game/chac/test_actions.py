@@ -31,12 +31,15 @@ def test_every_move_costs_an_action_chac_move_1():
 
 
 def test_the_first_adventurer_next_to_the_lava_room_reveals_it_chac_move_2():
-    """CHAC-MOVE-2: the first adventurer next to the lava room reveals it."""
+    """CHAC-MOVE-2: the first adventurer on a space sharing an edge with the lava room reveals
+    it; C4, which touches the room only at a corner, does not."""
     p = Play()
     p.to_actions()
     p.place(0, "C3")
     assert not p.view()["lava"]["revealed"]
     p.do("move", 0, to="C4")
+    assert not p.view()["lava"]["revealed"], "C4 touches the lava room only at a corner"
+    p.do("move", 0, to="C5")
     assert p.view()["lava"]["revealed"]
     assert "The lava room is revealed: take the masking card off." in p.view()["log"]
 
@@ -268,7 +271,8 @@ def test_bridge_falls_with_everyone_on_it_chac_bridge_1():
     assert [s["adventurer"]["status"] for s in p.view()["seats"]] == ["eliminated"] * 2
     assert [s["adventurer"]["fate"] for s in p.view()["seats"]] == ["bridge"] * 2
     assert p.view()["planks"] == 0
-    assert p.state.phase == "walls", "both replacements still wait: the round goes on"
+    # CHAC-END-1: nobody is left in the temple; replacements waiting outside do not count.
+    assert p.state.phase == "over"
 
 
 def test_nobody_may_step_onto_a_fallen_bridge_chac_bridge_1():

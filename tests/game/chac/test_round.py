@@ -305,18 +305,25 @@ def test_game_ends_when_no_adventurer_is_left_in_the_temple_chac_end_1():
     assert p.view()["result"]["winners"] == [0, 1]  # both carry nothing: a shared win
 
 
-def test_game_ends_after_replacements_when_nobody_is_inside_chac_end_1():
-    """CHAC-END-1: game ends after replacements when nobody is inside."""
+def test_game_ends_when_nobody_is_inside_though_a_replacement_waits_chac_end_1():
+    """CHAC-END-1: the game ends as soon as nobody is in the temple, even with sun space A
+    open and a replacement waiting: it never walks in to beat the player who escaped."""
     p = Play(seats=2)
     p.to_actions()
+    p.place(0, "C20")
+    p.place(1, "C22")
+    p.do("set_boulder", None, to="C10")  # sun space A opens
+    assert p.view()["sun_open"]["A"]
     p.place(0, "C29")
+    p.give_ids(0, p.cards_worth(1, 1))
     p.do("move", 0, to="exit")
     p.pass_until(1)
-    _kill_in_lava(p, 1)  # Ben's replacement waits, but no sun space is open
-    assert p.state.phase == "walls"
-    p.do("walls", None)
-    p.dice(1)
-    assert p.view()["phase"] == "over"
+    _kill_in_lava(p, 1)
+    assert p.view()["seats"][1]["replacement"] == "waiting"
+    view = p.view()
+    assert view["phase"] == "over", "no walls, no boulder, no replacement: the game is over"
+    assert view["result"]["winners"] == [0] and view["result"]["scores"] == {"0": 1}
+    assert p.legal(1) == [] and p.legal(None) == []
 
 
 def test_only_escaped_players_score_caskets_revealed_highest_wins_chac_end_2():
