@@ -2,7 +2,7 @@
 
 replay   plays a scenario file through a Table (in memory, or into a log with --db) and prints
          the final public view and prompts as JSON.
-verify   checks a finished game's reveal against the commitment published at its setup.
+verify   checks a finished game against the commitment the table showed at its setup.
 simulate plays random complete games straight on the engine, checking invariants throughout.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import statistics
 import sys
 import time
@@ -45,17 +46,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     verify = subparsers.add_parser(
         "verify",
-        help="check a finished game's reveal against its commitment (CHAC-FAIR-1)",
-        description="Check that the hidden state revealed at the end of a game matches the "
-        "commitment published at its setup. Exit codes: 0 verified, 1 mismatch, 3 game not "
+        help="check a finished game against the commitment the table showed (CHAC-FAIR-1)",
+        description="Check a finished game against the commitment the table showed at its "
+        "setup: the revealed hidden state must hash to it, and replaying the logged commands on "
+        "that state must give every card drawn, wall card turned and casket scored that the "
+        "log records. Exit codes: 0 verified, 1 mismatch, 2 bad arguments, 3 game not "
         "finished, 4 not a readable log file.",
     )
     verify.add_argument("logfile", type=Path, help="the companion's log (an SQLite file)")
     verify.add_argument("--game", type=int, help="game number in the log (default: the latest)")
     verify.add_argument(
         "--commitment",
-        help="the commitment as the players noted it at setup (all of it, or its first 16 or "
-        "more hex digits, as the table showed them); checked too",
+        required=True,
+        help="the commitment as the table showed it at setup: all 64 hex digits, at least the "
+        "first 16, or the receipt file the host page offered",
     )
     verify.set_defaults(func=run_verify)
 
@@ -172,19 +176,34 @@ def run_replay(args: argparse.Namespace) -> int:
 
 # --- verify --------------------------------------------------------------------------------
 
-# Game -> "module:function(commitment, reveal) -> bool" checking a reveal (CHAC-FAIR-1).
-VERIFIERS = {"chac": "companion.game.chac:verify_reveal"}
+# Game -> "module:function(options, seats, seed, commands, noted) -> Audit" (CHAC-FAIR-1).
+AUDITS = {"chac": "companion.game.chac.audit:audit_game"}
+_COMMITMENT = re.compile(r"\b[0-9a-fA-F]{16,64}\b")
 
 
-def verify_log(path: Path, game_id: int | None = None, noted: str | None = None) -> tuple[int, str]:
-    """(exit code, message) for the game in the log at `path` (default: its latest game).
+def noted_commitment(value: str) -> str:
+    """The commitment as given: its hex digits, or a receipt file holding them."""
+    text = value.strip()
+    if not re.fullmatch(r"[0-9a-fA-F]{16,64}(\.\.\.)?\.?", text):
+        path = Path(text)
+        try:
+            receipt = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            raise ValueError(
+                f"{value!r} is neither a commitment (16 to 64 hex digits) nor a receipt file"
+            ) from None
+        found = _COMMITMENT.findall(receipt)
+        if not found:
+            raise ValueError(f"the receipt {path} holds no commitment")
+        text = max(found, key=len)
+    return text
 
-    The reveal must hash to the commitment published at the game's setup and, when the
-    players noted that commitment (`noted`, whole or its first 16+ hex digits), match it too.
-    """
+
+def verify_log(path: Path, noted: str, game_id: int | None = None) -> tuple[int, str]:
+    """(exit code, one-line message) for the game in the log at `path` (default: its latest),
+    checked against the commitment the players noted at setup (`noted`)."""
     from importlib import import_module
 
-    from companion.game import load_game
     from companion.store import Store, StoreError
 
     try:
@@ -196,44 +215,37 @@ def verify_log(path: Path, game_id: int | None = None, noted: str | None = None)
         if record is None:
             return VERIFY_NOT_FINISHED, f"{path} holds no game yet"
         entries = store.active_commands(record.id)
-    except StoreError as exc:
+    except (StoreError, ValueError, TypeError) as exc:
         return VERIFY_NOT_A_LOG, f"cannot read the log: {exc}"
     finally:
         store.close()
-    if record.name not in VERIFIERS:
-        return VERIFY_NOT_A_LOG, f"game {record.id} is {record.name!r}, which has no commitment"
-    module, function = VERIFIERS[record.name].split(":")
-    check = getattr(import_module(module), function)
-    game = load_game(record.name)
-    state = game.setup(record.options, record.seats, record.seed)
-    commitment = game.public_view(state).get("commitment")
-    for entry in entries:
-        for event in entry.events:
-            state = game.fold(state, event)
-    final = game.public_view(state)
-    label = f"game {record.id} ({record.name}, {', '.join(record.seats)})"
-    if not game.is_over(state):
-        return VERIFY_NOT_FINISHED, f"{label} is not finished: nothing is revealed yet"
-    reveal = final.get("reveal")
-    if reveal is None or final.get("commitment") != commitment:
-        return VERIFY_MISMATCH, f"MISMATCH: {label} did not reveal against its setup commitment"
-    if noted is not None:
-        noted = noted.strip().lower().rstrip(".")
-        if len(noted) < 16 or not commitment.startswith(noted):
-            return VERIFY_MISMATCH, (
-                f"MISMATCH: {label}: the commitment published at setup was {commitment}, "
-                f"not {noted}"
-            )
-    if not check(commitment, reveal):
-        return VERIFY_MISMATCH, (
-            f"MISMATCH: {label}: the revealed hidden state does not hash to the commitment "
-            f"{commitment} published at setup"
+    label = f"game {record.id} ({record.name}, {', '.join(map(str, record.seats))})"
+    if record.name not in AUDITS:
+        return VERIFY_NOT_A_LOG, f"{label} has no commitment to check"
+    module_name, function = AUDITS[record.name].split(":")
+    module = import_module(module_name)
+    try:
+        audit = getattr(module, function)(
+            record.options,
+            record.seats,
+            record.seed,
+            [(e.command, e.events) for e in entries],
+            noted,
         )
-    return VERIFY_OK, f"ok: {label}: the reveal matches the commitment {commitment}"
+    except module.AuditUnfinished as exc:
+        return VERIFY_NOT_FINISHED, f"{label}: {exc}"
+    except module.AuditMismatch as exc:
+        return VERIFY_MISMATCH, f"MISMATCH: {label}: {exc}"
+    return VERIFY_OK, f"ok: {label}: {audit.summary()}"
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    code, message = verify_log(args.logfile, args.game, args.commitment)
+    try:
+        noted = noted_commitment(args.commitment)
+    except ValueError as exc:
+        print(f"companion verify: {exc}", file=sys.stderr)
+        return 2
+    code, message = verify_log(args.logfile, noted, args.game)
     print(message, file=sys.stdout if code == VERIFY_OK else sys.stderr)
     return code
 
