@@ -74,6 +74,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     simulate.add_argument("--seed", type=int, default=0, help="seed of the first game")
     simulate.add_argument("--players", type=int, help="players per game (default: 2 to 6, varying)")
     simulate.add_argument("--json", action="store_true", help="print the report as JSON")
+    simulate.add_argument(
+        "--coop",
+        action="store_true",
+        help="co-operative games (CHAC-COOP-1) played by a simulated team, at every level "
+        "(or --level); prints the win rate by level and player count",
+    )
+    simulate.add_argument("--level", type=int, choices=range(1, 5), help="co-op level only this")
     simulate.set_defaults(func=run_simulate)
 
 
@@ -359,13 +366,123 @@ def _tally(report: SimulationReport, state: Any) -> None:
         report.winning_scores.append(max(scores.values()))
 
 
+@dataclass
+class CoopReport:
+    """Co-op games won, by level then by player count (CHAC-COOP-1)."""
+
+    games: int = 0
+    seconds: float = 0.0
+    won: dict[int, Counter[int]] = field(default_factory=dict)
+    played: dict[int, Counter[int]] = field(default_factory=dict)
+    escaped_totals: dict[int, list[int]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "seconds": round(self.seconds, 3),
+            "levels": {
+                str(level): {
+                    str(n): {
+                        "games": played[n],
+                        "won": self.won[level][n],
+                        "win_rate": round(self.won[level][n] / played[n], 3),
+                    }
+                    for n in sorted(played)
+                }
+                for level, played in sorted(self.played.items())
+            },
+            "escaped_total_mean": {
+                str(level): round(statistics.fmean(v), 2)
+                for level, v in sorted(self.escaped_totals.items())
+            },
+        }
+
+
+def simulate_coop(
+    games: int, seed: int, players: int | None = None, levels: tuple[int, ...] = (1, 2, 3, 4)
+) -> CoopReport:
+    """At each level, `games` co-op games (game i: seed `seed + i`, the same deals at every
+    level) played by the simulated team of `team_play`, invariants checked throughout."""
+    from companion.game.chac import invariants
+    from companion.game.chac.team_play import TeamPlay
+    from companion.game.random_play import play_random_game
+
+    game = TeamPlay()
+    report = CoopReport()
+    start = time.perf_counter()
+    for level in levels:
+        won, played = Counter[int](), Counter[int]()
+        totals: list[int] = []
+        for number in range(games):
+            game_seed = seed + number
+            count = players or random.Random(game_seed).randint(1, 6)
+            watcher = _Watcher(invariants)
+            try:
+                state = play_random_game(
+                    game,
+                    [f"Player {i + 1}" for i in range(count)],
+                    game_seed,
+                    options={"mode": "coop", "level": level},
+                    check=watcher,
+                ).state
+            except Exception as exc:
+                raise SimulationError(
+                    f"co-op game with seed {game_seed} ({count} players, level {level}) "
+                    f"failed: {exc}"
+                ) from exc
+            team = state.result["coop"]
+            played[count] += 1
+            won[count] += team["won"]
+            totals.append(team["total"])
+            report.games += 1
+        report.won[level], report.played[level] = won, played
+        report.escaped_totals[level] = totals
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def run_simulate_coop(args: argparse.Namespace) -> int:
+    levels = (args.level,) if args.level else (1, 2, 3, 4)
+    try:
+        report = simulate_coop(args.games, args.seed, args.players, levels).to_json()
+    except SimulationError as exc:
+        print(f"companion simulate: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    counts = sorted({int(n) for by in report["levels"].values() for n in by})
+    print(
+        f"co-op: {args.games} games a level in {report['seconds']} s, played by a simulated "
+        "team (companion/game/chac/team_play.py); invariants checked after every command"
+    )
+    print("win rate (games) | " + " | ".join(f"{n} player{'s' if n > 1 else ''}" for n in counts))
+    for level, by in report["levels"].items():
+        cells = [
+            f"{100 * by[str(n)]['win_rate']:.1f}% ({by[str(n)]['games']})" if str(n) in by else "-"
+            for n in counts
+        ]
+        print(f"level {level} | " + " | ".join(cells))
+    return 0
+
+
 def run_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("companion simulate: --games must be at least 1", file=sys.stderr)
         return 2
-    if args.players is not None and not 2 <= args.players <= 6:
-        print("companion simulate: Temple of Chac takes 2 to 6 players", file=sys.stderr)
+    fewest = 1 if args.coop else 2
+    if args.players is not None and not fewest <= args.players <= 6:
+        print(
+            f"companion simulate: Temple of Chac takes {fewest} to 6 players"
+            + ("" if args.coop else " (1 to 6 in co-op: --coop)"),
+            file=sys.stderr,
+        )
         return 2
+    if args.level and not args.coop:
+        print("companion simulate: --level is for co-op games (--coop)", file=sys.stderr)
+        return 2
+    if args.coop:
+        return run_simulate_coop(args)
     try:
         report = simulate(args.games, args.seed, args.players).to_json()
     except SimulationError as exc:

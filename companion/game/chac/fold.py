@@ -17,7 +17,7 @@ Event = dict[str, Any]
 
 # Any other action ends an alcove attempt: rerolls only follow each other (CHAC-ALC-1).
 _KEEPS_ALCOVE = frozenset({"dice", "reroll", "lock_pick", "stamina", "set_planks", "set_boulder"})
-_RUNNING = frozenset({"load", "roll", "actions", "walls", "boulder", "replace"})
+_RUNNING = frozenset({"load", "roll", "actions", "walls", "boulder", "replace", "pass"})
 
 
 def fold(state: ChacState, event: Event) -> ChacState:
@@ -56,6 +56,51 @@ def _choose(state: ChacState, e: Event) -> None:
 def _keeper(state: ChacState, e: Event) -> None:
     state.dicekeeper = e["keeper"]
     state.say(f"{state.seats[e['keeper']].name} is the first dicekeeper.")
+    _maybe_start(state)
+
+
+def start_triplets(state: ChacState, contenders: list[int]) -> None:
+    """CHAC-COOP-3: the contenders roll the 5 dice in turn, clockwise, for three of a kind."""
+    state.triplets = {"contenders": contenders, "turn": 0, "faces": {}}
+    state.roll = {"purpose": "first_dicekeeper", "dice": 5, "seat": contenders[0]}
+
+
+def triplet(values: list[int]) -> int | None:
+    """The face shown at least three times, if any (five dice hold at most one)."""
+    return next((f for f in range(6, 0, -1) if values.count(f) >= 3), None)
+
+
+def _triplet_dice(state: ChacState, roll: dict[str, Any], values: list[int], shown: str) -> None:
+    rolls = state.triplets
+    assert rolls is not None
+    seat = roll["seat"]
+    face = triplet(values)
+    rolls["faces"][str(seat)] = face
+    name = state.seats[seat].name
+    state.say(f"{name} rolls {shown}" + (f": three {face}s." if face else "."))
+    rolls["turn"] += 1
+    contenders = rolls["contenders"]
+    if rolls["turn"] < len(contenders):
+        state.roll = {"purpose": "first_dicekeeper", "dice": 5, "seat": contenders[rolls["turn"]]}
+        return
+    faces = {int(k): f for k, f in rolls["faces"].items() if f is not None}
+    if not faces:
+        state.say("No three of a kind: everyone rolls again.")
+        start_triplets(state, contenders)
+        return
+    best = max(faces.values())
+    tied = [s for s in contenders if faces.get(s) == best]
+    if len(tied) > 1:
+        state.say(
+            f"Tied triplets of {best}s: {', '.join(state.seats[s].name for s in tied)} roll again."
+        )
+        start_triplets(state, tied)
+        return
+    state.triplets = None
+    state.dicekeeper = tied[0]
+    state.say(
+        f"{state.seats[tied[0]].name} rolled the highest triplet and is the first dicekeeper."
+    )
     _maybe_start(state)
 
 
@@ -143,6 +188,8 @@ def _dice(state: ChacState, e: Event) -> None:
         _bridge_dice(state, roll, values, shown)
     elif purpose == "boulder":
         _boulder_dice(state, values, shown)
+    elif purpose == "first_dicekeeper":
+        _triplet_dice(state, roll, values, shown)
 
 
 def _assign_actions(state: ChacState, values: list[int]) -> None:
@@ -181,7 +228,7 @@ def free_options(state: ChacState, adv: Adventurer) -> bool:
 def _turn_over(state: ChacState, adv: Adventurer) -> bool:
     if adv.status != "alive":
         return True
-    if state.roll or state.slab_wait or state.river:
+    if state.roll or state.slab_wait or state.river or state.offer:
         return False
     return adv.actions <= 0 and not free_options(state, adv)
 
@@ -447,8 +494,7 @@ def river_options(state: ChacState, adv: Adventurer) -> tuple[bool, bool]:
     """(may swim, may reroll) for the river exit awaiting a decision."""
     river = state.river
     assert river is not None
-    ones = river["rerollable"] + river["final"]
-    swim = adv.ability == "swimming" and not adv.ability_used and ones > 0
+    swim = bool(swimmers(state))
     reroll = river["rerollable"] > 0 and len(adv.cards) >= 3 * river["rerollable"]
     return swim, reroll
 
@@ -468,17 +514,47 @@ def _river_settle(state: ChacState, adv: Adventurer) -> None:
     _after_action(state)
 
 
+def swimmers(state: ChacState) -> list[int]:
+    """Seats whose Swimming may ignore a 1 of the river exit awaiting a decision: the exiting
+    adventurer's own, and with `swimming_helps_adjacent` one on the same or a neighbouring
+    river space (CHAC-ABIL-SWIM, CHAC-COOP-5)."""
+    river = state.river
+    if river is None or river["rerollable"] + river["final"] == 0:
+        return []
+    exiting = _adv(state, river["seat"])
+    board = state.board
+    around = {exiting.space, *board.moves.get(exiting.space or "", ())}
+    around |= {s for s in board.river if exiting.space in board.moves[s]}
+    out = []
+    for i, seat in enumerate(state.seats):
+        a = seat.adv
+        if a is None or a.status != "alive" or a.ability != "swimming" or a.ability_used:
+            continue
+        helper = a is not exiting
+        if not helper or (
+            state.options["swimming_helps_adjacent"]
+            and a.space in around
+            and board.kind.get(a.space or "") == "river"
+        ):
+            out.append(i)
+    return out
+
+
 def _swim(state: ChacState, e: Event) -> None:
-    adv = _adv(state, e["seat"])
-    adv.ability_used = True
+    swimmer = _adv(state, e["seat"])
+    swimmer.ability_used = True
     river = state.river
     assert river is not None
+    adv = _adv(state, river["seat"])
     # CHAC-ABIL-SWIM: ignore one 1, a final one first (it cannot be rerolled).
     if river["final"]:
         river["final"] -= 1
     else:
         river["rerollable"] -= 1
-    state.say(f"{adv.first_name} swims: one 1 is ignored.")
+    if swimmer is adv:
+        state.say(f"{adv.first_name} swims: one 1 is ignored.")
+    else:
+        state.say(f"{swimmer.first_name} swims to help {adv.first_name}: one 1 is ignored.")
     _river_settle(state, adv)
 
 
@@ -496,6 +572,43 @@ def _give_up(state: ChacState, e: Event) -> None:
     adv = _adv(state, e["seat"])
     state.river = None
     _eliminate(state, adv, "river", "is dragged into the waterfall")
+    _after_action(state)
+
+
+# -- exchanging treasures (CHAC-COOP-4) ----------------------------------------------------
+
+
+def _offer(state: ChacState, e: Event) -> None:
+    state.offer = {k: e[k] for k in ("seat", "with", "cards", "ask")}
+    adv, other = _adv(state, e["seat"]), _adv(state, e["with"])
+    n, ask = len(e["cards"]), e["ask"]
+    state.say(
+        f"{adv.first_name} offers {other.first_name} an exchange: {n} card{'s' if n != 1 else ''} "
+        f"for {ask}."
+    )
+
+
+def _exchanged(state: ChacState, e: Event) -> None:
+    offer = state.offer
+    assert offer is not None
+    state.offer = None
+    adv, other = _adv(state, offer["seat"]), _adv(state, offer["with"])
+    adv.actions -= 1
+    for card in offer["cards"]:
+        adv.cards.remove(card)
+        other.cards.append(card)
+    for card in e["cards"]:
+        other.cards.remove(card)
+        adv.cards.append(card)
+    state.say(f"{adv.first_name} and {other.first_name} exchange treasures.")
+    _after_action(state)
+
+
+def _exchange_declined(state: ChacState, e: Event) -> None:
+    offer = state.offer
+    assert offer is not None
+    state.offer = None
+    state.say(f"{_adv(state, offer['with']).first_name} declines the exchange.")
     _after_action(state)
 
 
@@ -551,6 +664,8 @@ def _eliminate(state: ChacState, adv: Adventurer, fate: str, how: str) -> None:
         state.alcove = None
     if state.river and state.river["seat"] == adv.seat:
         state.river = None
+    if state.offer and adv.seat in (state.offer["seat"], state.offer["with"]):
+        state.offer = None
     state.say(f"{adv.name} {how} and is eliminated.")
 
 
@@ -654,8 +769,35 @@ def _finish_round(state: ChacState) -> None:
     if not state.alive():
         _end_game(state)  # CHAC-END-1
         return
-    n = len(state.seats)
-    state.dicekeeper = ((state.dicekeeper or 0) + 1) % n  # CHAC-PASS-1
+    if state.options["pass_dice"] == "closest_to_exit":
+        nearest = nearest_to_exit(state)
+        if len(nearest) > 1:
+            state.phase = "pass"  # CHAC-COOP-2: on a tie the table chooses
+            state.order = nearest
+            return
+        state.dicekeeper = nearest[0]
+    else:
+        state.dicekeeper = ((state.dicekeeper or 0) + 1) % len(state.seats)  # CHAC-PASS-1
+    _start_round(state, state.round + 1)
+
+
+def nearest_to_exit(state: ChacState) -> list[int]:
+    """CHAC-COOP-2: the seats whose adventurer needs the fewest moves to leave, clockwise."""
+    dist = state.board.exit_distance
+    far = len(dist) + 1
+    steps = {
+        i: dist.get(a.space or "", far)
+        for i in state.clockwise()
+        if (a := state.seats[i].adv) and a.status == "alive"
+    }
+    best = min(steps.values())
+    return [i for i, d in steps.items() if d == best]
+
+
+def _pass_dice(state: ChacState, e: Event) -> None:
+    state.order = []
+    state.dicekeeper = e["keeper"]
+    state.say(f"The table gives the dice to {state.seats[e['keeper']].name}.")
     _start_round(state, state.round + 1)
 
 
@@ -664,6 +806,7 @@ def _finish_round(state: ChacState) -> None:
 
 def _end_game(state: ChacState) -> None:
     state.roll = None
+    state.offer = None
     state.slab_wait = None
     state.river = None
     state.alcove = None
@@ -703,6 +846,10 @@ def _score(state: ChacState) -> None:
             scores[i] = sum(values) + sum(state.hidden["caskets"][d] for d in caskets)
         else:
             scores[i] = sum(card_value(state, c) for c in adv.cards)
+    state.phase = "over"
+    if state.coop:
+        _score_team(state, scores)
+        return
     best = max(scores.values(), default=None)
     winners = [i for i, v in scores.items() if v == best]
     state.result = {
@@ -710,12 +857,30 @@ def _score(state: ChacState) -> None:
         "winners": winners,
         "caskets": dict(state.hidden["caskets"]),
     }
-    state.phase = "over"
     if winners:
         names = " and ".join(state.seats[i].name for i in winners)
         state.say(f"The game is over: {names} win{'s' if len(winners) == 1 else ''} with {best}.")
     else:
         state.say("The game is over: nobody escaped, nobody wins.")
+
+
+def _score_team(state: ChacState, scores: dict[int, int]) -> None:
+    """CHAC-COOP-1: everyone wins when someone escaped and the escaped treasure reaches the
+    target for the number of players and the level; otherwise everyone loses."""
+    total, target = sum(scores.values()), state.target()
+    won = bool(scores) and total >= target
+    state.result = {
+        "scores": {str(i): v for i, v in scores.items()},
+        "winners": list(range(len(state.seats))) if won else [],
+        "caskets": dict(state.hidden["caskets"]),
+        "coop": {"level": state.options["level"], "target": target, "total": total, "won": won},
+    }
+    if won:
+        state.say(f"The game is over: the team wins, {total} treasure out of {target} needed.")
+    elif scores:
+        state.say(f"The game is over: the team loses, {total} treasure out of {target} needed.")
+    else:
+        state.say("The game is over: nobody escaped, the team loses.")
 
 
 def _scored(state: ChacState, e: Event) -> None:
@@ -794,4 +959,8 @@ FOLDERS: dict[str, Callable[[ChacState, Event], None]] = {
     "set_space": _set_space,
     "set_boulder": _set_boulder,
     "set_planks": _set_planks,
+    "pass_dice": _pass_dice,
+    "exchange_offered": _offer,
+    "exchanged": _exchanged,
+    "exchange_declined": _exchange_declined,
 }

@@ -23,6 +23,23 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "treasure_mode": "digital",
     "sprint_into_river": False,  # CHAC-ABIL-SPRINT: seed 000 forbids the dive; 001 is unclear
     "board": None,  # path of a board file; None = the default board
+    # Co-operative play and the variants of seed 002 (CHAC-COOP-1..5). None = the mode's own
+    # default: on in co-op, off (the publisher's rule) otherwise.
+    "mode": "standard",
+    "level": 1,
+    "show_cards": None,
+    "pass_dice": None,
+    "first_dicekeeper": None,
+    "exchange_treasures": None,
+    "swimming_helps_adjacent": None,
+}
+# (off, on) for each variant; co-op turns them on unless the host says otherwise.
+VARIANTS: dict[str, tuple[Any, Any]] = {
+    "show_cards": (False, True),
+    "pass_dice": ("left", "closest_to_exit"),
+    "first_dicekeeper": ("oldest", "triplets"),
+    "exchange_treasures": (False, True),
+    "swimming_helps_adjacent": (False, True),
 }
 
 
@@ -75,6 +92,7 @@ def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
         raise RuleError(
             f"treasure_mode must be 'digital' or 'physical', not {out['treasure_mode']!r}."
         )
+    _check_coop(out)
     if not isinstance(out["sprint_into_river"], bool):
         raise RuleError("sprint_into_river must be true or false.", "CHAC-ABIL-SPRINT")
     if out["board"] is not None and not isinstance(out["board"], str):
@@ -82,10 +100,38 @@ def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _check_coop(out: dict[str, Any]) -> None:
+    """Fills in the variants' defaults for the mode; RuleError naming a bad one."""
+    if out["mode"] not in ("standard", "coop"):
+        raise RuleError(f"mode must be 'standard' or 'coop', not {out['mode']!r}.", "CHAC-COOP-1")
+    level = out["level"]
+    if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 4:
+        raise RuleError(f"level must be 1 to 4, not {level!r}.", "CHAC-COOP-1")
+    coop = out["mode"] == "coop"
+    rules = {
+        "show_cards": "CHAC-COOP-1",
+        "pass_dice": "CHAC-COOP-2",
+        "first_dicekeeper": "CHAC-COOP-3",
+        "exchange_treasures": "CHAC-COOP-4",
+        "swimming_helps_adjacent": "CHAC-COOP-5",
+    }
+    for key, (off, on) in VARIANTS.items():
+        if out[key] is None:
+            out[key] = on if coop else off
+        elif out[key] not in (off, on) or type(out[key]) is not type(off):
+            raise RuleError(f"{key} must be {off!r} or {on!r}, not {out[key]!r}.", rules[key])
+    if out["show_cards"] and not coop:
+        raise RuleError("Card values are shown to all only in co-op mode.", "CHAC-COOP-1")
+
+
 def new_state(options: Mapping[str, Any], seats: list[str], seed: int) -> ChacState:
     opts = check_options(options)
-    if not isinstance(seats, list) or not 2 <= len(seats) <= 6:
-        raise RuleError("Temple of Chac is played by 2 to 6 players.", "CHAC-SET-1")
+    fewest = 1 if opts["mode"] == "coop" else 2  # CHAC-COOP-1: one player only in co-op
+    if not isinstance(seats, list) or not fewest <= len(seats) <= 6:
+        raise RuleError(
+            "Temple of Chac is played by 2 to 6 players (1 to 6 in co-op).",
+            "CHAC-COOP-1" if isinstance(seats, list) and len(seats) == 1 else "CHAC-SET-1",
+        )
     if not all(isinstance(s, str) and s.strip() for s in seats):
         raise RuleError("Every seat needs a player name.")
     board = board_for(opts["board"])
@@ -102,7 +148,7 @@ def new_state(options: Mapping[str, Any], seats: list[str], seed: int) -> ChacSt
         values[card] = alcove.value
         alcoves[space] = card
     dealt = hidden["adventurers"]
-    return ChacState(
+    state = ChacState(
         board=board,
         options=opts,
         seats=[Seat(name.strip(), dealt[2 * i : 2 * i + 2]) for i, name in enumerate(seats)],
@@ -113,6 +159,9 @@ def new_state(options: Mapping[str, Any], seats: list[str], seed: int) -> ChacSt
         decks=decks,
         alcoves=alcoves,
     )
+    if opts["first_dicekeeper"] == "triplets":
+        folding.start_triplets(state, list(range(len(seats))))  # CHAC-COOP-3
+    return state
 
 
 class ChacGame:
@@ -192,6 +241,16 @@ def random_args(state: ChacState, command: Command, rng: random.Random) -> Comma
             if face in dice:
                 keep.add(next(i for i, v in enumerate(dice) if v == face and i not in keep))
         args["dice"] = [i for i in range(5) if i not in keep] or [0]
+    elif kind == "exchange" and adv is not None:
+        other = state.seats[args["with"]].adv
+        held = len(other.cards) if other else 0
+        give = rng.randint(0, min(2, len(adv.cards)))
+        args["ask"] = rng.randint(0 if give else 1, min(2, held)) if held else 0
+        if not give and not args["ask"]:
+            give = 1 if adv.cards else 0
+        args.update(_cards_or_count(state, adv.cards, give, rng))
+    elif kind == "accept_exchange" and adv is not None and state.offer:
+        args.update(_cards_or_count(state, adv.cards, state.offer["ask"], rng))
     elif kind == "score" and adv is not None:
         caskets = [c.split("-")[0] for c in adv.cards if state.values[c] == "casket"]
         args["values"] = [rng.randint(1, 6) for _ in range(len(adv.cards) - len(caskets))]
@@ -199,7 +258,20 @@ def random_args(state: ChacState, command: Command, rng: random.Random) -> Comma
     return Command(kind, seat, args)
 
 
-_WEIGHTS = {"pass": 0.3, "river_give_up": 0.2, "decline_replacement": 0.2, "discard": 0.2}
+def _cards_or_count(state: ChacState, cards: list[str], n: int, rng: random.Random) -> dict:
+    if state.options["treasure_mode"] == "physical":
+        return {"count": n}
+    return {"cards": rng.sample(cards, n)}
+
+
+_WEIGHTS = {
+    "exchange": 0.1,
+    "decline_exchange": 0.3,
+    "pass": 0.3,
+    "river_give_up": 0.2,
+    "decline_replacement": 0.2,
+    "discard": 0.2,
+}
 
 
 def random_weights(state: ChacState, commands: list[Command]) -> list[float]:

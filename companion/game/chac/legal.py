@@ -7,7 +7,7 @@ seat after every command.
 
 from __future__ import annotations
 
-from companion.game.chac.fold import replacement_seats, river_options
+from companion.game.chac.fold import nearest_to_exit, replacement_seats, river_options, swimmers
 from companion.game.chac.rules import CORRECTIONS
 from companion.game.chac.state import Adventurer, ChacState
 from companion.game.protocol import Command
@@ -59,8 +59,10 @@ def _legal_table(state: ChacState) -> list[Command]:
         return out  # the game has ended; the players who escaped enter their values
     if state.roll is not None:
         out.append(_DICE)
+    if state.phase == "pass":
+        out.extend(Command("pass_dice", None, {"keeper": k}) for k in nearest_to_exit(state))
     if state.phase == "setup":
-        if state.dicekeeper is None:
+        if state.dicekeeper is None and state.options["first_dicekeeper"] == "oldest":
             out.extend(
                 Command("first_dicekeeper", None, {"keeper": i}) for i in range(len(state.seats))
             )
@@ -78,7 +80,11 @@ def seats_with_commands(state: ChacState) -> list[int]:
     if phase == "setup":
         return [i for i, s in enumerate(state.seats) if not s.advs]
     if phase == "actions":
-        wait = state.slab_wait or state.river
+        if state.offer is not None:
+            return [state.offer["with"]]
+        if state.river is not None:
+            return [state.river["seat"], *(s for s in swimmers(state) if s != state.river["seat"])]
+        wait = state.slab_wait
         if wait is not None:
             return [wait["seat"]]
         actor = state.actor()
@@ -113,13 +119,18 @@ def _legal_actions(state: ChacState, seat: int, adv: Adventurer, out: list[Comma
             out.append(Command("slab", seat))
         return
     if state.river is not None:
+        if seat in swimmers(state):
+            out.append(Command("swim", seat))  # CHAC-ABIL-SWIM, or a neighbour's (CHAC-COOP-5)
         if state.river["seat"] == seat:
-            swim, reroll = river_options(state, adv)
-            if swim:
-                out.append(Command("swim", seat))
+            _, reroll = river_options(state, adv)
             if reroll:
                 out.append(Command("river_reroll", seat))
             out.append(Command("river_give_up", seat))
+        return
+    if state.offer is not None:
+        if state.offer["with"] == seat:
+            out.append(Command("accept_exchange", seat))
+            out.append(Command("decline_exchange", seat))
         return
     if state.actor() != seat:
         return
@@ -176,6 +187,16 @@ def _legal_actions(state: ChacState, seat: int, adv: Adventurer, out: list[Comma
             out.append(Command("take", seat))
     elif kind == "bridge":
         out.append(Command("sabotage", seat))
+    if state.options["exchange_treasures"] and here != board.river[-1]:
+        out.extend(
+            Command("exchange", seat, {"with": i})
+            for i, s in enumerate(state.seats)
+            if i != seat
+            and (a := s.adv)
+            and a.status == "alive"
+            and a.space == here
+            and (a.cards or adv.cards)
+        )
     elif kind == "corridor" and state.alcoves.get(here) is not None:
         if attempt is not None and attempt["seat"] == seat and attempt["dice"]:
             out.append(Command("reroll", seat))

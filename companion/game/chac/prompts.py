@@ -17,6 +17,10 @@ def prompts(state: ChacState) -> list[Prompt]:
     if phase == "over":
         result = state.result or {}
         winners = result.get("winners", [])
+        team = result.get("coop")
+        if team is not None:  # CHAC-COOP-1
+            verdict = "the team wins" if team["won"] else "the team loses"
+            return [Prompt(f"Game over: {verdict}, {team['total']} of {team['target']}.", "over")]
         if winners:
             best = result["scores"][str(winners[0])]
             names = " and ".join(state.seats[i].name for i in winners)
@@ -24,28 +28,56 @@ def prompts(state: ChacState) -> list[Prompt]:
         else:
             text = "Game over: nobody escaped, nobody wins."
         return [Prompt(text, "over")]
+    if state.roll is not None and phase == "setup":
+        return [_roll(state), *_setup(state)]
     if state.roll is not None:
-        n, purpose = state.roll["dice"], state.roll["purpose"]
-        who = f"{_who(state, state.roll['seat'])}: " if "seat" in state.roll else ""
+        return [_roll(state)]
+    if phase == "setup":
+        return _setup(state)
+    if phase == "pass":
+        names = " or ".join(state.seats[i].name for i in state.order)
+        return [Prompt(f"Table: the dice go to the nearest the exit: {names}?", "choose")]
+    if state.offer is not None:
+        offer = state.offer
+        n = len(offer["cards"])
         return [
             Prompt(
-                f"{who}Roll {n} {'die' if n == 1 else 'dice'} for {PURPOSES[purpose]}",
-                "roll",
-                state.roll.get("seat"),
-                n,
-                purpose,
+                f"{_who(state, offer['with'])}: {_who(state, offer['seat'])} offers {n} "
+                f"card{'s' if n != 1 else ''} for {offer['ask']} of yours: accept or decline?",
+                "choose",
+                offer["with"],
             )
         ]
-    if phase == "setup":
-        # Prompts are public: the dealt adventurers stay on each player's own page.
-        out = [
-            Prompt(f"{s.name}: choose your first adventurer", "choose", i)
-            for i, s in enumerate(state.seats)
-            if not s.advs
-        ]
-        if state.dicekeeper is None:
-            out.append(Prompt("Host: choose the first dicekeeper (the oldest player)", "choose"))
-        return out
+    return _later(state)
+
+
+def _roll(state: ChacState) -> Prompt:
+    assert state.roll is not None
+    n, purpose = state.roll["dice"], state.roll["purpose"]
+    who = f"{_who(state, state.roll['seat'])}: " if "seat" in state.roll else ""
+    return Prompt(
+        f"{who}Roll {n} {'die' if n == 1 else 'dice'} for {PURPOSES[purpose]}",
+        "roll",
+        state.roll.get("seat"),
+        n,
+        purpose,
+    )
+
+
+def _setup(state: ChacState) -> list[Prompt]:
+    # Prompts are public: the dealt adventurers stay on each player's own page.
+    out = [
+        Prompt(f"{s.name}: choose your first adventurer", "choose", i)
+        for i, s in enumerate(state.seats)
+        if not s.advs
+    ]
+    if state.dicekeeper is None and state.triplets is None:
+        out.append(Prompt("Host: choose the first dicekeeper (the oldest player)", "choose"))
+    return out
+
+
+def _later(state: ChacState) -> list[Prompt]:
+    phase = state.phase
     if phase == "load":
         seat = state.actor()
         assert seat is not None

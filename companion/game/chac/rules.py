@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.game.chac.fold import replacement_seats
+from companion.game.chac.fold import nearest_to_exit, replacement_seats, swimmers
 from companion.game.chac.hidden import DECKS
 from companion.game.chac.state import PURPOSES, Adventurer, ChacState
 from companion.game.protocol import Command, RuleError
@@ -65,6 +65,10 @@ def _choose_adventurer(state: ChacState, cmd: Command) -> list[Event]:
 def _first_dicekeeper(state: ChacState, cmd: Command) -> list[Event]:
     if state.phase != "setup" or state.dicekeeper is not None:
         raise RuleError("The first dicekeeper is chosen once, before the game.", "CHAC-SET-2")
+    if state.options["first_dicekeeper"] == "triplets":
+        raise RuleError(
+            "The first dicekeeper is whoever rolls the highest three of a kind.", "CHAC-COOP-3"
+        )
     if cmd.seat is not None:
         raise RuleError("The host chooses the first dicekeeper (the oldest player).", "CHAC-SET-2")
     keeper = cmd.args.get("keeper")
@@ -183,6 +187,10 @@ def _acting(state: ChacState, cmd: Command) -> Adventurer:
         raise RuleError("Type the number on the slab first.", "CHAC-LAVA-3")
     if state.river is not None:
         raise RuleError("Decide the river exit first: swim, reroll or give up.", "CHAC-RIVER-2")
+    if state.offer is not None:
+        raise RuleError(
+            f"{_name(state, state.offer['with'])} answers the exchange first.", "CHAC-COOP-4"
+        )
     adv = state.seats[seat].adv
     assert adv is not None
     return adv
@@ -411,9 +419,20 @@ def _river_decider(state: ChacState, cmd: Command) -> Adventurer:
 
 
 def _swim(state: ChacState, cmd: Command) -> list[Event]:
-    adv = _river_decider(state, cmd)
-    _ability(adv, "swimming", "CHAC-ABIL-SWIM")
-    return [{"type": "swim", "seat": adv.seat}]
+    river = state.river
+    if river is None or state.roll is not None:
+        raise RuleError("No river exit is waiting for a decision.", "CHAC-RIVER-2")
+    seat = _seat_of(state, cmd, river["seat"])
+    if seat in swimmers(state):
+        return [{"type": "swim", "seat": seat}]
+    adv = state.seats[seat].adv
+    if seat == river["seat"] and adv is not None:
+        _ability(adv, "swimming", "CHAC-ABIL-SWIM")
+    if state.options["swimming_helps_adjacent"]:
+        raise RuleError(
+            "Swimming helps only from the same or a neighbouring river space.", "CHAC-COOP-5"
+        )
+    raise RuleError(f"{_name(state, river['seat'])} is leaving the river.", "CHAC-RIVER-2")
 
 
 def _river_reroll(state: ChacState, cmd: Command) -> list[Event]:
@@ -452,6 +471,102 @@ def _pass(state: ChacState, cmd: Command) -> list[Event]:
     adv = _acting(state, cmd)
     _not_at_river_end(state, adv)
     return [{"type": "passed", "seat": adv.seat}]
+
+
+# -- exchanging treasures (CHAC-COOP-4) ----------------------------------------------------
+
+
+def _offered(state: ChacState, adv: Adventurer, args: Mapping[str, Any], key: str) -> list[str]:
+    """The cards of `adv` named in an exchange: ids (digital mode) or a count (physical)."""
+    if state.options["treasure_mode"] == "physical":
+        count = args.get("count", 0)
+        if not _int(count) or not 0 <= count <= len(adv.cards):
+            raise RuleError(
+                f'Say how many of {adv.first_name}\'s {len(adv.cards)} cards as "count".',
+                "CHAC-COOP-4",
+            )
+        return adv.cards[len(adv.cards) - count :]
+    cards = args.get(key, [])
+    if (
+        not isinstance(cards, list)
+        or not all(isinstance(c, str) for c in cards)
+        or len(set(cards)) != len(cards)
+        or any(c not in adv.cards for c in cards)
+    ):
+        raise RuleError(f"{adv.first_name} does not hold all of those cards.", "CHAC-COOP-4")
+    return list(cards)
+
+
+def _exchange(state: ChacState, cmd: Command) -> list[Event]:
+    adv = _acting(state, cmd)
+    if not state.options["exchange_treasures"]:
+        raise RuleError("Exchanging treasures is a variant the host did not choose.", "CHAC-COOP-4")
+    _spend(adv)
+    _not_at_river_end(state, adv)
+    other_seat = cmd.args.get("with")
+    if not _int(other_seat) or not 0 <= other_seat < len(state.seats) or other_seat == adv.seat:
+        raise RuleError('Name the other player\'s seat as "with".', "CHAC-COOP-4")
+    other = state.seats[other_seat].adv
+    if other is None or other.status != "alive" or other.space != adv.space:
+        raise RuleError("Exchange only with an adventurer on your space.", "CHAC-COOP-4")
+    cards = _offered(state, adv, cmd.args, "cards")
+    ask = cmd.args.get("ask", 0)
+    if not _int(ask) or not 0 <= ask <= len(other.cards):
+        raise RuleError(
+            f"Ask for 0 to {len(other.cards)} of {other.first_name}'s cards.", "CHAC-COOP-4"
+        )
+    if not cards and not ask:
+        raise RuleError("An exchange moves at least one card.", "CHAC-COOP-4")
+    return [
+        {
+            "type": "exchange_offered",
+            "seat": adv.seat,
+            "with": other_seat,
+            "cards": cards,
+            "ask": ask,
+        }
+    ]
+
+
+def _answerer(state: ChacState, cmd: Command) -> int:
+    offer = state.offer
+    if offer is None:
+        raise RuleError("No exchange is waiting for an answer.", "CHAC-COOP-4")
+    seat = _seat_of(state, cmd, offer["with"])
+    if seat != offer["with"]:
+        raise RuleError(f"{_name(state, offer['with'])} answers the exchange.", "CHAC-COOP-4")
+    return seat
+
+
+def _accept_exchange(state: ChacState, cmd: Command) -> list[Event]:
+    seat = _answerer(state, cmd)
+    offer = state.offer
+    assert offer is not None
+    adv = state.seats[seat].adv
+    assert adv is not None
+    cards = _offered(state, adv, cmd.args, "cards")
+    if len(cards) != offer["ask"]:
+        raise RuleError(f"Give exactly {offer['ask']} cards in return.", "CHAC-COOP-4")
+    return [{"type": "exchanged", "seat": seat, "cards": cards}]
+
+
+def _decline_exchange(state: ChacState, cmd: Command) -> list[Event]:
+    return [{"type": "exchange_declined", "seat": _answerer(state, cmd)}]
+
+
+def _pass_dice(state: ChacState, cmd: Command) -> list[Event]:
+    if state.phase != "pass":
+        raise RuleError(
+            "The dice go to the adventurer nearest the exit at the round's end.", "CHAC-COOP-2"
+        )
+    if cmd.seat is not None:
+        raise RuleError("The table chooses who gets the dice on a tie.", "CHAC-COOP-2")
+    keeper = cmd.args.get("keeper")
+    tied = nearest_to_exit(state)
+    if keeper not in tied or not _int(keeper):
+        names = " or ".join(state.seats[i].name for i in tied)
+        raise RuleError(f"The dice go to {names} (nearest the exit).", "CHAC-COOP-2")
+    return [{"type": "pass_dice", "keeper": keeper}]
 
 
 # -- after the actions -------------------------------------------------------------------------
@@ -552,6 +667,8 @@ def _host(state: ChacState, cmd: Command) -> None:
         raise RuleError("Type the number on the slab first.", "CHAC-LAVA-3")
     if state.river is not None:
         raise RuleError("Decide the river exit first.", "CHAC-RIVER-2")
+    if state.offer is not None:
+        raise RuleError("Answer the exchange first.", "CHAC-COOP-4")
 
 
 def _set_space(state: ChacState, cmd: Command) -> list[Event]:
@@ -624,6 +741,10 @@ VALIDATORS: dict[str, Callable[[ChacState, Command], list[Event]]] = {
     "set_space": _set_space,
     "set_boulder": _set_boulder,
     "set_planks": _set_planks,
+    "exchange": _exchange,
+    "accept_exchange": _accept_exchange,
+    "decline_exchange": _decline_exchange,
+    "pass_dice": _pass_dice,
 }
 
 

@@ -10,7 +10,19 @@ from typing import Any
 
 from companion.game.chac.board import Board
 
-PHASES = ("setup", "load", "roll", "actions", "walls", "boulder", "replace", "score", "over")
+# "pass": the dice go to the adventurer nearest the exit and the table breaks a tie (CHAC-COOP-2)
+PHASES = (
+    "setup",
+    "load",
+    "roll",
+    "actions",
+    "walls",
+    "boulder",
+    "replace",
+    "pass",
+    "score",
+    "over",
+)
 MAX_LOG = 60
 # What each kind of roll is for, as players say it: "Roll 2 dice for the boulder".
 PURPOSES = {
@@ -21,6 +33,7 @@ PURPOSES = {
     "river_reroll": "the river exit",
     "bridge": "the bridge",
     "boulder": "the boulder",
+    "first_dicekeeper": "the first dicekeeper (three of a kind)",
 }
 
 # How an adventurer left play (public): by the exit, or what eliminated them (CHAC-LAVA-1,
@@ -96,6 +109,8 @@ class ChacState:
     slab_wait: dict[str, Any] | None = None  # a move onto an unturned slab awaiting its number
     alcove: dict[str, Any] | None = None  # the current alcove attempt
     river: dict[str, Any] | None = None  # a river exit awaiting the player's decision
+    offer: dict[str, Any] | None = None  # an exchange of treasures awaiting an answer
+    triplets: dict[str, Any] | None = None  # rolls for the first dicekeeper (CHAC-COOP-3)
     sealed: bool = False
     decipher_count: int = 0
     log: list[str] = field(default_factory=list)
@@ -122,6 +137,13 @@ class ChacState:
         n = len(self.seats)
         start = self.dicekeeper or 0
         return [(start + i) % n for i in range(n)]
+
+    @property
+    def coop(self) -> bool:
+        return self.options["mode"] == "coop"
+
+    def target(self) -> int:
+        return coop_target(len(self.seats), self.options["level"])
 
     def load_level(self, adv: Adventurer) -> int:
         return load_level(len(adv.cards)) - (1 if adv.stamina_round == self.round else 0)
@@ -162,6 +184,11 @@ class ChacState:
             and seat.advs[0].status == "eliminated"
             and seat.advs[1].status == "waiting"
         )
+
+
+def coop_target(players: int, level: int) -> int:
+    """CHAC-COOP-1: the treasure a team must bring out: 10 a player, 5 more a level."""
+    return 10 * players + 5 * (level - 1)
 
 
 def load_level(cards: int) -> int:

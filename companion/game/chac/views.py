@@ -15,7 +15,7 @@ LOG_LINES = 20
 
 def _adventurer(state: ChacState, adv: Adventurer) -> dict[str, Any]:
     in_play = adv.status == "alive"
-    return {
+    out: dict[str, Any] = {
         "name": adv.name,
         "first_name": adv.first_name,
         "ability": adv.ability,
@@ -28,6 +28,10 @@ def _adventurer(state: ChacState, adv: Adventurer) -> dict[str, Any]:
         "ability_used": adv.ability_used,
         "lying": adv.lying,
     }
+    if state.coop and state.options["show_cards"] and state.options["treasure_mode"] == "digital":
+        # CHAC-COOP-1: the team plans together; caskets stay unknown until the end.
+        out["card_values"] = [state.values[c] for c in adv.cards]
+    return out
 
 
 def _seat(state: ChacState, index: int, over: bool) -> dict[str, Any]:
@@ -74,11 +78,21 @@ def public_view(state: ChacState) -> dict[str, Any]:
         "phase": state.phase,
         "dicekeeper": state.dicekeeper,
         "turn": state.actor(),
-        "options": {
-            "boulder_min_face": state.options["boulder_min_face"],
-            "alcove_faces": state.options["alcove_faces"],
-            "treasure_mode": state.options["treasure_mode"],
-        },
+        "options": {k: v for k, v in state.options.items() if k != "board"},
+        "coop": _team(state),
+        "exchange": (
+            {
+                "seat": state.offer["seat"],
+                "with": state.offer["with"],
+                "cards": len(state.offer["cards"]),
+                "ask": state.offer["ask"],
+            }
+            if state.offer
+            else None
+        ),
+        "triplets": (
+            {k: state.triplets[k] for k in ("contenders", "faces")} if state.triplets else None
+        ),
         "seats": [_seat(state, i, over) for i in range(len(state.seats))],
         "walls": {
             "left": state.walls[0],
@@ -127,6 +141,34 @@ def public_view(state: ChacState) -> dict[str, Any]:
     if view["roll"] is not None:
         view["roll"].pop("which", None)
     return view
+
+
+def _team(state: ChacState) -> dict[str, Any] | None:
+    """CHAC-COOP-1: the target and the treasure escaped so far (caskets counted apart: their
+    values are revealed at the end); what the team still carries when cards are shown."""
+    if not state.coop:
+        return None
+    digital = state.options["treasure_mode"] == "digital"
+
+    def tally(advs: list[Adventurer]) -> dict[str, int]:
+        cards = [state.values[c] for a in advs for c in a.cards]
+        return {
+            "value": sum(int(v) for v in cards if v != "casket"),
+            "caskets": sum(1 for v in cards if v == "casket"),
+            "cards": len(cards),
+        }
+
+    advs = [a for s in state.seats if (a := s.adv) is not None]
+    escaped = [a for a in advs if a.status == "escaped"]
+    inside = [a for a in advs if a.status == "alive"]
+    return {
+        "level": state.options["level"],
+        "target": state.target(),
+        "escaped_adventurers": len(escaped),
+        # Physical cards: the values are entered at the end; only the counts are known.
+        "escaped": tally(escaped) if digital else None,
+        "carried": tally(inside) if digital and state.options["show_cards"] else None,
+    }
 
 
 def seat_view(state: ChacState, seat: int) -> dict[str, Any]:

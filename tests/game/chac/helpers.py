@@ -14,10 +14,10 @@ from companion.game.protocol import Command, RuleError
 GAME = ChacGame()
 
 
-def seed_dealing(wanted: dict[int, str], seats: int) -> int:
+def seed_dealing(wanted: dict[int, str], seats: int, options: dict[str, Any] | None = None) -> int:
     """The first seed dealing each named adventurer to its seat."""
     for seed in range(10_000):
-        state = GAME.setup({}, [f"P{i}" for i in range(seats)], seed)
+        state = GAME.setup(options or {}, [f"P{i}" for i in range(seats)], seed)
         if all(name in state.seats[i].dealt for i, name in wanted.items()):
             return seed
     raise AssertionError(f"no seed deals {wanted}")
@@ -37,7 +37,7 @@ class Play:
     ):
         first = first or {}
         names = ["Anna", "Ben", "Cleo", "Dan", "Eve", "Finn"][:seats]
-        self.seed = seed if seed is not None else seed_dealing(first, seats)
+        self.seed = seed if seed is not None else seed_dealing(first, seats, options)
         self.options = options or {}
         self.state: ChacState = GAME.setup(self.options, names, self.seed)
         self.events: list[dict[str, Any]] = []
