@@ -63,7 +63,7 @@ def status(view: View, prompts: Sequence[Prompt]) -> Screen:
     """Round and phase, the dicekeeper, whose turn it is and how many actions they have left;
     otherwise what the table must do next."""
     canvas = Canvas("status")
-    canvas.bar(0, _title(view))
+    canvas.bar(0, _title(view), team_score(view))
     room = _keeper_line(canvas, view)
     turn = view.get("turn")
     act = next((p for p in prompts if p.kind == "act"), None)
@@ -84,6 +84,19 @@ def status(view: View, prompts: Sequence[Prompt]) -> Screen:
     if hint and bottom <= 52:
         canvas.text((2, 58), hint, SMALL, anchor="lm", width=room)
     return canvas.done()
+
+
+def team_score(view: View) -> str:
+    """CHAC-COOP-1: in co-op, the treasure escaped so far over the target ("12+1c/35"; a
+    casket's value comes at the end); nothing otherwise."""
+    team = view.get("coop")
+    if not team:
+        return ""
+    escaped = team.get("escaped")
+    if escaped is None:
+        return f"goal {team['target']}"
+    caskets = f"+{escaped['caskets']}c" if escaped["caskets"] else ""
+    return f"{escaped['value']}{caskets}/{team['target']}"
 
 
 def _hint(prompt: Prompt | None) -> str:
@@ -179,6 +192,11 @@ def game_over(view: View) -> Screen:
     canvas.bar(0, "Game over")
     winners = result.get("winners") or []
     scores = result.get("scores") or {}
+    team = result.get("coop")
+    if team is not None:  # CHAC-COOP-1: all win or lose together
+        canvas.text((WIDTH / 2, 24), "Team wins" if team["won"] else "Team loses", BIG, anchor="mm")
+        canvas.text((WIDTH / 2, 46), f"{team['total']}/{team['target']}", HUGE, anchor="mm")
+        return canvas.done()
     if not winners:
         canvas.paragraph(18, "Nobody escaped. Nobody wins.", BIG)
         return canvas.done()

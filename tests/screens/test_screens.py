@@ -186,3 +186,27 @@ def test_game_over_names_the_winner_and_score():
     }
     screen = chac.game_over(view)
     assert screen.find("Ben") and screen.ink_height("17", whole=True) >= LEGIBLE_PX
+
+
+def test_co_op_shows_the_team_haul_over_the_target_chac_coop_1():
+    """CHAC-COOP-1: in co-op the status bar keeps the escaped treasure and the target in view;
+    the end says whether the team won, with its total over the target."""
+    engine = load_game("chac")
+    state = engine.setup({"mode": "coop", "level": 2, "first_dicekeeper": "oldest"}, ["A"], 7)
+    for event in engine.apply(state, engine.legal(state, 0)[0]):
+        engine.fold(state, event)
+    for event in engine.apply(state, Command("first_dicekeeper", None, {"keeper": 0})):
+        engine.fold(state, event)
+    view = engine.public_view(state)
+    screen = chac.status(view, engine.prompts(state))
+    assert screen.find("0/15") and screen.ink_height("0/15") >= LEGIBLE_PX - 2
+    over = {
+        "seats": [{"name": "A"}],
+        "result": {
+            "winners": [0],
+            "scores": {"0": 17},
+            "coop": {"total": 17, "target": 15, "won": True},
+        },
+    }
+    screen = chac.game_over(over)
+    assert screen.find("Team wins") and screen.ink_height("17/15", whole=True) >= LEGIBLE_PX

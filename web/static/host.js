@@ -30,7 +30,17 @@
   const OPTIONS = [
     { key: "treasure_mode", label: "Treasure cards", choices: [["digital", "Digital: the companion deals the values"], ["physical", "Physical: players draw the real cards"]] },
     { key: "boulder_min_face", label: "Boulder moves for each die showing at least", choices: [3, 2, 4, 5, 6].map((n) => [n, String(n)]) },
+    { key: "sprint_into_river", label: "Sprint into the river", choices: [["false", "No (seed 000)"], ["true", "Allowed"]] },
+    // Co-op and the variants of seed 002 (CHAC-COOP-1..5); "" = the mode's default.
+    { key: "mode", label: "Mode", choices: [["standard", "Standard: highest treasure wins"], ["coop", "Co-op: the team against the temple"]] },
+    { key: "level", label: "Co-op level", choices: [1, 2, 3, 4].map((n) => [n, String(n)]) },
+    { key: "show_cards", label: "Card values shown to all (co-op)", choices: [["", "Mode default"], ["true", "Yes"], ["false", "No"]] },
+    { key: "pass_dice", label: "Dice pass to", choices: [["", "Mode default"], ["left", "The left"], ["closest_to_exit", "Nearest the exit"]] },
+    { key: "first_dicekeeper", label: "First dicekeeper", choices: [["", "Mode default"], ["oldest", "Oldest player"], ["triplets", "Highest triplet roll"]] },
+    { key: "exchange_treasures", label: "Exchanging treasures", choices: [["", "Mode default"], ["true", "Yes"], ["false", "No"]] },
+    { key: "swimming_helps_adjacent", label: "Swimming helps a neighbour", choices: [["", "Mode default"], ["true", "Yes"], ["false", "No"]] },
   ];
+  const BOOLEAN = { true: true, false: false };
   // House rule CHAC-ALC-1: the faces an alcove roll needs, typed as digits.
   const ALCOVES = [["lava", "Lava alcove needs faces", "123"], ["chasm", "Chasm alcove needs faces", "12345"]];
 
@@ -54,7 +64,7 @@
   });
   $("drop-seat").addEventListener("click", () => {
     const seats = $("setup-seats");
-    if (seats.children.length > 2) seats.lastElementChild.remove();
+    if (seats.children.length > 1) seats.lastElementChild.remove();
   });
   $("setup-form").addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -63,7 +73,8 @@
     const options = {};
     for (const o of OPTIONS) {
       const raw = document.querySelector(`#setup-options [name=${o.key}]`).value;
-      options[o.key] = typeof o.choices[0][0] === "number" ? Number(raw) : raw;
+      if (raw === "") continue; // the mode's default
+      options[o.key] = typeof o.choices[0][0] === "number" ? Number(raw) : raw in BOOLEAN ? BOOLEAN[raw] : raw;
     }
     options.alcove_faces = {};
     for (const [kind] of ALCOVES) {
@@ -99,6 +110,7 @@
     walls: "Reveal the next 3 wall cards",
     end_game: "End the game now and score it",
     first_dicekeeper: (c, v) => `First dicekeeper: ${View.seatName(v, c.keeper)}`,
+    pass_dice: (c, v) => `Dice to ${View.seatName(v, c.keeper)}`,
   };
   const SKIP = new Set(["dice", "set_space", "set_boulder", "set_planks"]);
 
@@ -167,6 +179,7 @@
     Board.draw($("map"), v, {});
     View.log($("log"), v);
     View.scores($("scores-card"), $("scores"), v, payload.reveal_checked);
+    Coop.receipt($("receipt-card"), $("receipt"), v);
   }
 
   // --- the companion: hardware health and a dice reading waiting for a person ----------

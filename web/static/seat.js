@@ -33,6 +33,7 @@
     pass: "Pass: end my turn",
     decline_replacement: "Keep my replacement out",
     walls: "Reveal the next 3 wall cards",
+    decline_exchange: "Decline the exchange",
   };
 
   function spaceName(to) { return to === "exit" ? "the exit" : to; }
@@ -57,6 +58,8 @@
         out.push(rerollPicker(v));
       } else if (type === "discard" || type === "river_reroll") {
         out.push(cardPicker(v, type));
+      } else if (type === "exchange" || type === "accept_exchange") {
+        out.push(Coop.exchange(v, cmd, send));
       } else if (type === "score") {
         out.push(scoreForm(you));
       } else if (SIMPLE[type]) {
@@ -182,6 +185,7 @@
     $("compare-card").hidden = !(you.peek || canPeek);
     View.traps($("compare"), you.peek ? you.peek.traps : View.trapNumbers(v));
     View.facts($("facts"), v);
+    Coop.team($("coop-card"), $("coop"), v);
     View.dice($("dice"), v);
     View.log($("log"), v);
     if (you.decipher && you.decipher.id > glyphAsked) {

@@ -8,6 +8,7 @@
     View.prompt($("prompt"), payload);
     Board.draw($("map"), v, {});
     View.facts($("facts"), v);
+    Coop.team($("coop-card"), $("coop"), v);
     View.dice($("dice"), v);
     View.people($("people"), v);
     View.traps($("traps"), View.trapNumbers(v));

@@ -1,0 +1,74 @@
+"""Co-op play and the commitment receipt on the pages, in Debian's Chromium: the host sets up
+a one-player co-op game in the setup form (CHAC-COOP-1), keeps the receipt of the commitment
+(CHAC-FAIR-1), the table page shows the target; after the game the receipt checks the log."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from companion.cli import main
+
+pytestmark = pytest.mark.browser
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+
+
+def wait_until(page, expression: str, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"timed out waiting for {expression}"
+        page.wait_for_timeout(25)
+
+
+def test_co_op_setup_receipt_and_team_target_chac_coop_1_chac_fair_1(
+    live_server, browser, data_dir, tmp_path, capsys
+):
+    base = f"http://127.0.0.1:{live_server.port}"
+    errors: list[str] = []
+    context = browser.new_context(**DESKTOP, accept_downloads=True)
+    host = context.new_page()
+    host.on("pageerror", lambda exc: errors.append(str(exc)))
+    host.on("dialog", lambda dialog: dialog.accept())
+    host.goto(f"{base}/host")
+    host.fill("#pin", live_server.app.extensions["chac"].access.pin)
+    host.click("#login-form button")
+    host.wait_for_selector("#host:not([hidden])")
+    host.click("#drop-seat")
+    host.click("#drop-seat")
+    assert host.locator("#setup-seats input").count() == 1
+    host.fill("#setup-seats input", "Ana")
+    host.select_option("#setup-options [name=mode]", "coop")
+    host.select_option("#setup-options [name=level]", "2")
+    host.select_option("#setup-options [name=first_dicekeeper]", "oldest")
+    host.click("#setup-form button[type=submit]")
+    host.wait_for_selector("#receipt-card:not([hidden]) a[download]")
+
+    table = live_server.app.extensions["chac"].table
+    view = table.public_view()
+    assert view["options"]["mode"] == "coop" and view["options"]["level"] == 2
+    assert view["options"]["exchange_treasures"] is True  # the mode's default
+    commitment = view["commitment"]
+    assert host.text_content("#receipt-commitment") == commitment
+    with host.expect_download() as download:
+        host.click("#receipt a[download]")
+    receipt = tmp_path / "receipt.txt"
+    download.value.save_as(receipt)
+    assert commitment in receipt.read_text()
+
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{base}/")
+    page.wait_for_selector("#coop-card:not([hidden])")
+    assert page.text_content("#coop-target") == "Target 15 (level 2)"
+    assert page.text_content("#coop-escaped").startswith("Escaped 0")
+
+    host.click("#table-actions button[data-command=end_game]")
+    wait_until(page, "document.querySelector('#coop').textContent.includes('The team loses')")
+    assert not errors, errors
+    context.close()
+
+    capsys.readouterr()
+    db = data_dir / "events.sqlite"
+    assert main(["verify", str(db), "--commitment", str(receipt)]) == 0
+    assert capsys.readouterr().out.startswith("ok: game 1 (chac, Ana)")
