@@ -74,7 +74,7 @@ class TeamPlay(ChacGame):
             collect = gathering(state, adv)
             if c.type in GATHER:
                 weights[i] = 6.0 if collect else 0.2
-            elif c.type in IDLE:
+            elif c.type in IDLE or (c.type == "pass" and adv.actions > 0):
                 weights[i] = 0.05
             elif c.type in MOVES:
                 to = c.args["to"]
