@@ -1,16 +1,17 @@
-"""Co-op play and the commitment receipt on the pages, in Debian's Chromium: the host sets up
-a one-player co-op game in the setup form (CHAC-COOP-1), keeps the receipt of the commitment
-(CHAC-FAIR-1), the table page shows the target; after the game the receipt checks the log."""
+"""Co-op play and the commitment receipt on the pages: in Debian's Chromium the host sets up a
+one-player co-op game in the setup form (CHAC-COOP-1), keeps the receipt of the commitment
+(CHAC-FAIR-1), the table page shows the target, and after the game the receipt checks the log;
+the phones exchange treasures (CHAC-COOP-4) and see each other's card values."""
 
 from __future__ import annotations
 
 import time
 
 import pytest
+from webplay import seat_client, start_game
 
 from companion.cli import main
 
-pytestmark = pytest.mark.browser
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 
 
@@ -21,6 +22,7 @@ def wait_until(page, expression: str, timeout: float = 5.0) -> None:
         page.wait_for_timeout(25)
 
 
+@pytest.mark.browser
 def test_co_op_setup_receipt_and_team_target_chac_coop_1_chac_fair_1(
     live_server, browser, data_dir, tmp_path, capsys
 ):
@@ -72,3 +74,34 @@ def test_co_op_setup_receipt_and_team_target_chac_coop_1_chac_fair_1(
     db = data_dir / "events.sqlite"
     assert main(["verify", str(db), "--commitment", str(receipt)]) == 0
     assert capsys.readouterr().out.startswith("ok: game 1 (chac, Ana)")
+
+
+def test_phones_exchange_treasures_and_see_the_teams_cards_chac_coop_4(app, host):
+    """CHAC-COOP-4 through the seat pages: the offer is listed for the player on the same
+    space, the other phone answers it; CHAC-COOP-1: every phone sees both hands' values."""
+    start_game(host, ["Ana", "Ben"], seed=3, mode="coop", first_dicekeeper="oldest")
+    phones = [seat_client(app, 0), seat_client(app, 1)]
+    for phone in phones:
+        choice = phone.get("/api/seat").json["legal"][0]
+        assert phone.post("/api/seat/command", json=choice).status_code == 200
+    for command in (
+        {"type": "first_dicekeeper", "keeper": 0},
+        {"type": "dice", "values": [6, 6, 6, 6, 6]},
+    ):
+        assert host.post("/api/host/command", json=command).status_code == 200
+    ana, ben = phones
+    assert ana.post("/api/seat/command", json={"type": "move", "to": "Z1"}).status_code == 200
+    assert ana.post("/api/seat/command", json={"type": "search"}).status_code == 200
+    move = {"type": "set_space", "player": 1, "to": "Z1"}
+    assert host.post("/api/host/command", json=move).status_code == 200
+    legal = ana.get("/api/seat").json["legal"]
+    assert {"type": "exchange", "seat": 0, "with": 1} in legal
+    card = ana.get("/api/seat").json["view"]["you"]["cards"][0]
+    offer = {"type": "exchange", "with": 1, "cards": [card["id"]], "ask": 0}
+    assert ana.post("/api/seat/command", json=offer).status_code == 200
+    answer = ben.post("/api/seat/command", json={"type": "accept_exchange", "cards": []})
+    assert answer.status_code == 200, answer.json
+    view = ana.get("/api/seat").json["view"]
+    assert view["you"]["cards"] == []
+    assert view["seats"][1]["adventurer"]["card_values"] == [card["value"]]
+    assert ben.get("/api/seat").json["view"]["you"]["cards"] == [card]
