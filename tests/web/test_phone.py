@@ -137,6 +137,24 @@ def test_a_first_turn_on_a_390_px_phone(live_server, browser):
     wait_until(ana, "document.querySelector('#outcome').textContent.includes('You drew')")
     assert in_viewport(ana, "#outcome")
     shot(ana, "phone-outcome")
+
+    # Round 2's load phase: discarding asks for the cards to be tapped first (CHAC-LL-1).
+    for seat in range(4):
+        assert (
+            seat_client(app, seat).post("/api/seat/command", json={"type": "pass"}).status_code
+            == 200
+        )
+    assert host.post("/api/host/command", json={"type": "walls"}).status_code == 200
+    boulder = host.get("/api/host").json["prompts"][0]
+    assert boulder["purpose"] == "boulder"
+    dice = {"type": "dice", "values": [1] * boulder["dice"]}
+    assert host.post("/api/host/command", json=dice).status_code == 200
+    discard = ana.locator("#actions button[data-command=discard]")
+    discard.wait_for()
+    assert discard.is_disabled()
+    ana.click("#actions .tcard")
+    assert ana.locator("#actions button[data-command=discard]").text_content().endswith("(1)")
+    assert ana.locator("#actions button[data-command=discard]").is_enabled()
     assert not errors, errors
 
 
@@ -179,6 +197,8 @@ def test_a_second_game_on_pages_left_open_then_the_scores(live_server, browser, 
     assert in_viewport(ana, "#scores-card h2")
     shot(ana, "phone-scores")
     table_page.wait_for_selector("#scores-card:not([hidden])")
+    # The table page on the same phone keeps the map's names readable too (it scrolls).
+    assert min(label["h"] for label in boxes(table_page, "#map [data-space-label]")) >= 11
     assert "replacement waiting" not in table_page.text_content("#people")
     assert "replacement" not in ana.text_content("#mine").lower()
     assert not errors, errors

@@ -107,3 +107,15 @@ def test_the_dealt_pair_comes_with_its_abilities_chac_set_1():
     assert you["dealt_abilities"]["Lea Rice"] == "sprint"
     assert set(you["dealt_abilities"]) == set(you["dealt"])
     assert "dealt_abilities" not in GAME.public_view(p.state)
+
+
+def test_the_load_prompt_counts_one_card_as_one_card_chac_ll_1():
+    """CHAC-LL-1: a player with cards may discard before the roll; "1 card", not "1 cards"."""
+    p = Play({0: "Lea Rice", 1: "Bill Baker"}, start=False)
+    p.do("choose_adventurer", 0, adventurer="Lea Rice")
+    p.do("choose_adventurer", 1, adventurer="Bill Baker")
+    p.give(0, 1)
+    p.do("first_dicekeeper", None, keeper=0)
+    assert p.prompt_texts() == ["Lea: discard cards or say ready (1 card)"]
+    p.give(0, 1)
+    assert p.prompt_texts() == ["Lea: discard cards or say ready (2 cards)"]
