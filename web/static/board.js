@@ -171,11 +171,12 @@ const Board = (() => {
     if (opts.focus && opts.focus.length) scrollTo(svg, opts.focus.map(P).filter(Boolean), x0, y0, scale);
   }
 
-  // The drawing's size in pixels: the frame's width, or wider when that would make a grid
-  // unit smaller than `minScale` px (the frame then scrolls). Returns px per grid unit.
+  // The drawing's size in pixels: the whole board in its frame, or larger when that would
+  // make a grid unit smaller than `minScale` px (the frame then scrolls). Returns px per unit.
   function fit(svg, width, height, minScale) {
     const frame = svg.parentElement;
-    const scale = Math.max(frame.clientWidth / width, minScale);
+    const tallest = parseFloat(getComputedStyle(frame).maxHeight) || Infinity; // "none": NaN
+    const scale = Math.max(Math.min(frame.clientWidth / width, tallest / height), minScale);
     svg.style.width = `${Math.floor(width * scale)}px`;
     svg.style.height = `${Math.floor(height * scale)}px`;
     return scale;
