@@ -155,6 +155,19 @@ def test_a_first_turn_on_a_390_px_phone(live_server, browser):
     ana.click("#actions .tcard")
     assert ana.locator("#actions button[data-command=discard]").text_content().endswith("(1)")
     assert ana.locator("#actions button[data-command=discard]").is_enabled()
+
+    # Walls closed to their last step (CHAC-WALL-3) still stop beside the zone spaces.
+    ana.evaluate(
+        """async () => {
+            const view = (await (await fetch("/api/seat")).json()).view;
+            view.walls = {...view.walls, left: 3, right: 3, closed: true};
+            await Board.draw(document.getElementById("map"), view, {minScale: 46});
+        }"""
+    )
+    walls = boxes(ana, "#map [data-wall]")
+    assert [w["w"] > 10 for w in walls] == [True, True]
+    zones = boxes(ana, "#map circle.sp-zone")
+    assert not any(overlap(w, z) for w in walls for z in zones), (walls, zones)
     assert not errors, errors
 
 

@@ -62,3 +62,17 @@ def test_chac_fair_1_the_seat_page_gets_the_scores_and_the_checked_reveal(app, h
     payload = ben.get("/api/seat").json
     assert payload["reveal_checked"] is True
     assert payload["view"]["result"] is not None and payload["view"]["reveal"] is not None
+
+
+def test_an_undo_leaves_a_line_in_the_log_every_page_reads(app, host, client):
+    start_game(host)
+    to_first_roll(app)
+    assert (
+        host.post("/api/host/command", json={"type": "dice", "values": [6] * 5}).status_code == 200
+    )
+    ana = seat_client(app, 0)
+    assert ana.post("/api/seat/command", json={"type": "move", "to": "Z1"}).status_code == 200
+    moved = client.get("/api/table").json["view"]["log"][-1]
+    assert host.post("/api/host/undo").status_code == 200
+    for page in (client.get("/api/table"), ana.get("/api/seat"), host.get("/api/host")):
+        assert page.json["view"]["log"][-1] == f"Undone by the host: {moved}"
