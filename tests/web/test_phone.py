@@ -206,6 +206,10 @@ def test_a_second_game_on_pages_left_open_then_the_scores(live_server, browser, 
     ana.wait_for_selector("#scores-card:not([hidden]) #reveal-check[data-checked=true]")
     assert ana.locator("#glyph").is_hidden() and ana.locator("#glyph-img").count() == 0
     assert "did not escape" in ana.text_content("#scores")
+    # Ana's own fate, big and on screen: her adventurer is out, the game is over.
+    wait_until(ana, "document.querySelector('#outcome').textContent.includes('is out of the game')")
+    assert ana.get_attribute("#outcome", "data-tone") == "bad"
+    assert in_viewport(ana, "#outcome")
     ana.evaluate("window.scrollTo(0, 0)")
     assert in_viewport(ana, "#scores-card h2")
     shot(ana, "phone-scores")

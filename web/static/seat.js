@@ -244,6 +244,7 @@
   function outcomeOf(payload, was, now) {
     const v = payload.view;
     const you = v.you || {};
+    const heads = []; // what it means for me, first
     const lines = [];
     let tone = "";
     // The log's new lines: all of them after my own action, else those that name me.
@@ -256,19 +257,20 @@
     sentFrom = null;
     const drawn = (you.cards || []).filter((c) => !was.cards.includes(c.id));
     if (drawn.length && was.adv) {
-      lines.unshift(`You drew ${drawn.map((c) => (c.value === "casket" ? "a casket" : `a ${c.value}`)).join(" and ")}.`);
+      heads.push(`You drew ${drawn.map((c) => (c.value === "casket" ? "a casket" : `a ${c.value}`)).join(" and ")}.`);
       tone = "good";
     }
     const adv = now.adv;
     if (adv && was.adv && adv.name === was.adv.name && adv.status !== was.adv.status) {
-      if (adv.status === "eliminated") { lines.unshift(`${adv.first_name} is out of the game.`); tone = "bad"; }
-      if (adv.status === "escaped") { lines.unshift(`${adv.first_name} escaped from the temple!`); tone = "good"; }
+      if (adv.status === "eliminated") { heads.unshift(`${adv.first_name} is out of the game.`); tone = "bad"; }
+      if (adv.status === "escaped") { heads.unshift(`${adv.first_name} escaped from the temple!`); tone = "good"; }
     }
+    const all = [...heads, ...lines.slice(-3)];
     if (now.over && !was.over) {
-      lines.push("The game is over: the scores are at the top of this page.");
+      all.push("The game is over: the scores are at the top of this page.");
       tone = tone || "good";
     }
-    return { lines, tone };
+    return { lines: all, tone };
   }
 
   function showOutcome(payload) {
@@ -283,7 +285,7 @@
     if (!lines.length) return;
     const box = $("outcome");
     box.dataset.tone = tone;
-    box.replaceChildren(...lines.slice(-4).map((line) => el("p", {}, line)),
+    box.replaceChildren(...lines.map((line) => el("p", {}, line)),
       el("p", { class: "hint" }, "Tap to close"));
     box.hidden = false;
     clearTimeout(box._timer);
