@@ -219,3 +219,30 @@ def test_a_second_game_on_pages_left_open_then_the_scores(live_server, browser, 
     assert "replacement waiting" not in table_page.text_content("#people")
     assert "replacement" not in ana.text_content("#mine").lower()
     assert not errors, errors
+
+
+def test_falling_into_the_lava_is_shown_big_on_my_phone(live_server, browser):
+    """CHAC-LAVA-1: I turn a slab over, tap its number, it is a trap: my phone says at once,
+    on screen, that my adventurer fell into the lava and is out."""
+    app = live_server.app
+    base = f"http://127.0.0.1:{live_server.port}"
+    errors: list[str] = []
+    host = host_client(app)
+    start_game(host)
+    to_first_roll(app)
+    assert (
+        host.post("/api/host/command", json={"type": "dice", "values": [6] * 5}).status_code == 200
+    )
+    place = {"type": "set_space", "player": 0, "to": "C9"}  # a host's correction
+    assert host.post("/api/host/command", json=place).status_code == 200
+    ana = open_seat(browser, base, app, 0, errors)
+    for space in ("C10", "L(3,0)", "L(2,0)"):  # the last one a slab, turned over
+        ana.click(f"#actions button[data-command=move] >> text='Move to {space}'")
+    trap = seat_client(app, 0).get("/api/seat").json["view"]["traps"]["1"]
+    ana.click(f"#actions .row button >> text='{trap}'")
+    wait_until(ana, "document.querySelector('#outcome').textContent.includes('is out of the game')")
+    assert "falls into the lava" in ana.text_content("#outcome")
+    assert ana.get_attribute("#outcome", "data-tone") == "bad"
+    assert in_viewport(ana, "#outcome")
+    shot(ana, "phone-lava")
+    assert not errors, errors

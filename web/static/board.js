@@ -198,7 +198,7 @@ const Board = (() => {
     if (kind === "sun") {
       const open = sunOpen[sunLetter];
       g.append(s("rect", { ...attrs, class: "sp sp-sun", "data-sun": open ? "open" : "covered" }));
-      g.append(s("text", { x: p.x, y: p.y - 0.14, class: "label dark" }, `sun ${sunLetter}`));
+      g.append(s("text", { x: p.x, y: p.y - 0.14, class: "label dark", style: "font-size:.25px" }, `sun ${sunLetter}`));
       g.append(s("text", { x: p.x, y: p.y + 0.18, class: "label dark", style: "font-size:.2px" }, open ? "open" : "tile on"));
       return;
     }
