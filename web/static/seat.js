@@ -328,8 +328,8 @@
   Chac.live("/api/seat/stream", render, Chac.setStatus, {
     check: "/api/seat",
     gone: () => {
-      $("prompt").textContent = "This phone's seat link has changed: the host gave every seat a new link. " +
-        "Scan your seat's new QR code on the host's screen.";
+      $("prompt").textContent = "This phone's seat link has changed (the host gave every seat a new link, " +
+        "or started a game without this seat). Scan your seat's new QR code on the host's screen.";
       $("prompt").classList.remove("mine");
       $("actions-card").hidden = true;
       $("status").dataset.state = "gone";
