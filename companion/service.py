@@ -314,8 +314,9 @@ class Service:
         self.buttons = self._make_buttons()
         self.simulator = None
         if not self.real:
-            from companion.simulator import Simulator
+            from companion.simulator import Simulator, stock_glyph_pictures
 
+            stock_glyph_pictures(self.data_dir)  # Decipher shows a glyph on a simulated table
             self.simulator = Simulator(
                 self.buttons, self.camera, self._display, config.buttons.hold_time
             )

@@ -37,6 +37,20 @@ class SimTrayCamera(SimCamera):
             self.unplug()
 
 
+def stock_glyph_pictures(data_dir: Any) -> list[int]:
+    """Give the simulated table's catalog a picture for every glyph number it lacks: the
+    rendered stand-ins for clue tiles (calibration.tile_synth), so Decipher shows a glyph.
+    Pictures already there (a calibration run on this data directory) are kept. Returns the
+    numbers written."""
+    from calibration import catalog
+    from calibration.tile_synth import render_face
+
+    missing = [n for n in catalog.GLYPH_NUMBERS if not catalog.glyph_path(data_dir, n).is_file()]
+    for number in missing:
+        catalog.save_glyph(data_dir, number, render_face(number, "glyph"))
+    return missing
+
+
 class Simulator:
     """`buttons`: a ButtonPanel on MockFactory pins (or None); `camera`: a SimTrayCamera (or
     None); `display`: a FrameSink (or None); `hold_s`: the panel's long-press time."""

@@ -255,12 +255,13 @@ class Store:
             )
             return log_id
 
-    def add_undo(self, game_id: int, undoes: int) -> int:
-        """Marks the command entry `undoes` as reverted; returns the marker's id."""
+    def add_undo(self, game_id: int, undoes: int, note: dict[str, Any] | None = None) -> int:
+        """Marks the command entry `undoes` as reverted; returns the marker's id. `note` (kept
+        in the marker's command column) is what the table tells everyone about the undo."""
         with self._writing() as db:
             return db.execute(
-                "INSERT INTO log (game_id, kind, undoes, at) VALUES (?, 'undo', ?, ?)",
-                (game_id, undoes, time.time()),
+                "INSERT INTO log (game_id, kind, command, undoes, at) VALUES (?, 'undo', ?, ?, ?)",
+                (game_id, None if note is None else encode(note), undoes, time.time()),
             ).lastrowid
 
     def close(self) -> None:

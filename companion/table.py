@@ -8,7 +8,8 @@ from the log and the command is refused, so memory and disk never disagree.
 Live play folds the events exactly as a restart will read them back (through JSON), so a
 restart lands in the same state. Undo appends a marker and replays the game from its setup
 without the undone command; the companion's randomness comes from the game's seed, so a card
-drawn again after an undo is the same card.
+drawn again after an undo is the same card. The undo itself leaves a line in the views' log
+("Undone by the host: ..."), kept with its marker so a restart shows it too.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import logging
 import secrets
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,9 @@ class _Live:
     # (log entry id, events as JSON text) of the commands still in effect. Kept as text so
     # that nothing the engine does to folded events can alter what a replay folds.
     active: list[tuple[int, list[str]]]
+    # What each undo told the table, oldest first: {"text", "after": the view's log_count
+    # right after the undo}; merged into the views' log.
+    notes: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Table:
@@ -74,6 +78,11 @@ class Table:
                 (e.id, [encode(x) for x in e.events]) for e in store.active_commands(record.id)
             ]
             self._live = _replay(record, active)
+            self._live.notes = [
+                e.command
+                for e in store.history(record.id)
+                if e.kind == "undo" and isinstance(e.command, dict) and "text" in e.command
+            ]
 
     @classmethod
     def open(cls, db_path: str | Path) -> Table:
@@ -110,7 +119,7 @@ class Table:
         with self._lock:
             if self._live is None:
                 return {"game": None}
-            return self._live.game.public_view(self._live.state)
+            return with_undo_notes(self._live.game.public_view(self._live.state), self._live.notes)
 
     def seat_view(self, seat: int) -> dict:
         with self._lock:
@@ -118,7 +127,8 @@ class Table:
                 return {"game": None}
             if not 0 <= seat < len(self._live.record.seats):
                 raise ValueError(f"There is no seat {seat} at this table")
-            return self._live.game.seat_view(self._live.state, seat)
+            view = self._live.game.seat_view(self._live.state, seat)
+            return with_undo_notes(view, self._live.notes)
 
     def prompts(self) -> list[Prompt]:
         with self._lock:
@@ -203,10 +213,14 @@ class Table:
                 return self._refused("There is nothing to undo.")
             last, _ = live.active[-1]
             rebuilt = _replay(live.record, live.active[:-1])
+            note = _undo_note(
+                live.game.public_view(live.state), live.game.public_view(rebuilt.state)
+            )
             try:
-                marker = self._store.add_undo(live.record.id, last)
+                marker = self._store.add_undo(live.record.id, last, note)
             except StoreError as exc:
                 return self._refused(f"The undo could not be saved: {exc}. Nothing changed.")
+            rebuilt.notes = [*live.notes, note]
             self._live = rebuilt
             self._version = marker
         self._publish(marker)
@@ -250,6 +264,38 @@ class Table:
                 callback(version)
             except Exception:
                 log.exception("A subscriber failed on version %d", version)
+
+
+def _undo_note(before: dict, after: dict) -> dict[str, Any]:
+    """What an undo tells the table: the log lines the undone command had written."""
+    lines, count = before.get("log") or [], before.get("log_count") or 0
+    gone = count - (after.get("log_count") or 0)
+    said = " ".join(lines[-gone:]) if 0 < gone <= len(lines) else "the last command."
+    return {"text": f"Undone by the host: {said}", "after": after.get("log_count") or 0}
+
+
+def with_undo_notes(view: dict, notes: list[dict[str, Any]]) -> dict:
+    """`view` with the undo notes in its log, each after the line it followed (a note stays
+    before the lines of later undos it outlived), keeping the log's length; `log_count`
+    counts them too."""
+    lines, count = view.get("log"), view.get("log_count")
+    if not notes or not isinstance(lines, list) or not isinstance(count, int):
+        return view
+    places, lowest = [], count
+    for note in reversed(notes):  # a later undo going further back moves earlier notes back
+        lowest = min(lowest, note["after"])
+        places.append((lowest, note["text"]))
+    places.reverse()
+    first = count - len(lines)
+    merged: list[str] = []
+    waiting = [(at, text) for at, text in places if at >= first]
+    for index, line in enumerate(lines, first):
+        while waiting and waiting[0][0] <= index:
+            merged.append(waiting.pop(0)[1])
+        merged.append(line)
+    merged.extend(text for _, text in waiting)
+    keep = len(lines) if count > len(lines) else len(merged)
+    return {**view, "log": merged[-keep:] if keep else [], "log_count": count + len(notes)}
 
 
 def _replay(record: GameRecord, active: list[tuple[int, list[str]]]) -> _Live:

@@ -41,14 +41,19 @@ def command():
         return refuse(403, "A phone can only act for its own seat.")
     table = state().table
     if cmd.type not in {c.type for c in table.legal(seat)}:
-        return refuse(409, f"You cannot {cmd.type.replace('_', ' ')} now.", rule="")
-    return outcome_response(table.submit(Command(cmd.type, seat, cmd.args)))
+        return refuse(409, "That is not one of your actions now; the buttons show what you can do.")
+    return outcome_response(table.submit(Command(cmd.type, seat, cmd.args)), for_player=True)
 
 
-def outcome_response(outcome):
+def outcome_response(outcome, for_player: bool = False):
+    """The table's answer as JSON. A player reads the reason without the rule ID (it stays in
+    "rule" for whoever wants to look it up); the host sees both."""
     if outcome.ok:
         return jsonify(ok=True, version=outcome.version)
-    return refuse(409, outcome.reason, rule=outcome.rule, version=outcome.version)
+    reason = outcome.reason
+    if for_player and outcome.rule:
+        reason = reason.removesuffix(f" ({outcome.rule})")
+    return refuse(409, reason, rule=outcome.rule, version=outcome.version)
 
 
 @bp.post("/glyph")
@@ -60,6 +65,8 @@ def glyph():
     decipher = (view.get("you") or {}).get("decipher")
     if not decipher:
         return refuse(404, "You have not deciphered a glyph.")
+    if view.get("phase") == "over":
+        return refuse(410, "The game is over: no glyph is shown any more.")
     key = f"{view.get('commitment', '')}:{seat}:{decipher['id']}"
     if not web.handouts.claim(key):
         return refuse(410, "That glyph has already been shown; decipher again to see it again.")
@@ -67,7 +74,7 @@ def glyph():
     if picture is None:
         message = (
             f"No picture of this glyph is stored: peek at the clue tile of zone "
-            f"{decipher['zone']} (number {decipher['number']}) by the walls room (CHAC-GLYPH-2)."
+            f"{decipher['zone']} (number {decipher['number']}) by the walls room."
         )
         response = jsonify(picture=None, message=message, zone=decipher["zone"])
     else:

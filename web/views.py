@@ -34,15 +34,19 @@ def reveal_matches(commitment: str, reveal: dict[str, Any]) -> bool:
 def seat_payload(table: Table, seat: int) -> dict[str, Any]:
     """One seat's private page: its seat view and the commands it may send now."""
     version = table.version
-    return {
+    view = table.seat_view(seat)
+    payload = {
         "version": version,
         "game": table.game_name,
         "seats": table.seats,
         "seat": seat,
-        "view": table.seat_view(seat),
+        "view": view,
         "prompts": [p.to_json() for p in table.prompts()],
         "legal": [c.to_json() for c in table.legal(seat)],
     }
+    if view.get("reveal") and view.get("commitment"):  # the scores and reveal, as on the table
+        payload["reveal_checked"] = reveal_matches(view["commitment"], view["reveal"])
+    return payload
 
 
 def host_payload(table: Table) -> dict[str, Any]:

@@ -213,11 +213,13 @@ def test_pages_rejoin_and_catch_up_after_losing_their_stream(live_server, browse
     table_page.wait_for_timeout(300)
     assert len(streams) == 1
 
-    # New links for every seat: the open seat page is cut off and cannot rejoin.
+    # New links for every seat: the open seat page is cut off, cannot rejoin, and says so.
     assert host.post("/api/host/reissue").status_code == 200
-    seat_page.wait_for_selector("#status[data-state=reconnecting]", timeout=5000)
+    seat_page.wait_for_selector("#status[data-state=gone]", timeout=5000)
+    assert "link has changed" in seat_page.text_content("#prompt")
+    assert "new QR code" in seat_page.text_content("#prompt")
     seat_page.wait_for_timeout(2500)
-    assert seat_page.get_attribute("#status", "data-state") == "reconnecting"
+    assert seat_page.get_attribute("#status", "data-state") == "gone"  # no reconnecting loop
     seat_page.reload()
     assert "QR code" in seat_page.text_content("#message")
 
@@ -247,7 +249,9 @@ def test_the_map_draws_the_games_board_and_the_host_ends_the_game(live_server, b
     host.click("#login-form button")
     host.wait_for_selector("#host:not([hidden])")
     wait_until(host, _MAP_SHOWS % "C30")
-    button = host.locator("#table-actions button[data-command=end_game]")
+    # Far from the routine buttons, in a card of its own (a tap meant for them cannot land on it).
+    assert host.locator("#table-actions [data-command=end_game]").count() == 0
+    button = host.locator("#end-card button[data-command=end_game]")
     assert button.text_content() == "End the game now and score it"
     asked: list[str] = []
 

@@ -1,11 +1,14 @@
 "use strict";
 // The temple map as SVG, drawn from the board data file's layout (/api/board) and a view.
-// Every adventurer is a coloured disc with initials (never colour alone); tappable targets
-// (spaces the seat may move to) get a yellow ring and call back with the space name.
+// Every adventurer is a coloured disc with initials (never colour alone), set on the rim of
+// its space so the space's name stays readable; tappable targets (spaces the seat may move to)
+// get a yellow ring and call back with the space name. On a narrow screen the map keeps a
+// readable scale and scrolls inside its frame, centred on the spaces that matter now.
 const Board = (() => {
   const NS = "http://www.w3.org/2000/svg";
   const SEAT_COLOURS = ["#e63946", "#2a9df4", "#2bb673", "#f4a300", "#b565f0", "#f06eaa"];
-  const UNIT = 1;
+  const TOKEN_SLOTS = [45, 135, 315, 225, 90, 270]; // degrees, clockwise from the right
+  const ROOM_SIDE = 0.8; // the walls room reaches this far either side of its spaces
   let layoutPromise = null;
   let layoutBoard = null;
 
@@ -28,12 +31,14 @@ const Board = (() => {
 
   function seatColour(seat) { return SEAT_COLOURS[seat % SEAT_COLOURS.length]; }
 
-  // opts: {targets: {space: label}, onTap(space), highlightSeat}
+  // opts: {targets: {space: label}, onTap(space), highlightSeat, minScale (px per grid unit),
+  //        focus: [space names to scroll into view]}
   async function draw(svg, view, opts) {
     const L = await layout(view);
     opts = opts || {};
     const [x0, y0, x1, y1] = L.bounds;
     svg.setAttribute("viewBox", `${x0} ${y0} ${x1 - x0} ${y1 - y0}`);
+    const scale = fit(svg, x1 - x0, y1 - y0, opts.minScale || 0);
     svg.replaceChildren();
     const P = (name) => L.spaces[name];
     const g = s("g");
@@ -44,7 +49,7 @@ const Board = (() => {
     const zones = L.zones.map(P).concat([P("E")].filter(Boolean));
     if (zones.length) {
       const xs = zones.map((p) => p.x), ys = zones.map((p) => p.y);
-      const minX = Math.min(...xs) - 0.55, maxX = Math.max(...xs) + 0.55;
+      const minX = Math.min(...xs) - ROOM_SIDE, maxX = Math.max(...xs) + ROOM_SIDE;
       g.append(s("rect", { x: minX, y: Math.min(...ys) - 0.55, width: maxX - minX,
         height: Math.max(...ys) - Math.min(...ys) + 1.1, rx: 0.15, fill: "#2a2333", stroke: "#6d5c7a", "stroke-width": 0.05 }));
       if (v) drawWalls(g, v.walls, minX, maxX, Math.min(...ys) - 0.55, Math.max(...ys) + 0.55);
@@ -75,6 +80,7 @@ const Board = (() => {
       g.append(s("text", { x: last.x + 1.05, y: last.y, class: "label" }, "EXIT"));
     }
 
+    const names = [];
     const slabs = (v && v.lava && v.lava.slabs) || {};
     const revealed = v && v.lava && v.lava.revealed;
     const sunOpen = (v && v.sun_open) || {};
@@ -88,7 +94,7 @@ const Board = (() => {
         g.append(s("text", { x: p.x, y: p.y, class: "label" }, planks === null ? "bridge" : `${planks} planks`));
       } else {
         g.append(s("circle", { cx: p.x, cy: p.y, r: 0.36, class: `sp sp-${kind}` }));
-        g.append(s("text", { x: p.x, y: p.y, class: "label" }, name));
+        names.push([name, p]); // drawn last, above the adventurers
       }
     }
     if (!revealed) {
@@ -114,8 +120,9 @@ const Board = (() => {
       const p = P(v.boulder.space);
       if (p) {
         g.append(s("circle", { cx: p.x, cy: p.y, r: 0.44, fill: "#8c7a66", stroke: "#000", "stroke-width": 0.07, "data-boulder": v.boulder.space }));
-        g.append(s("text", { x: p.x, y: p.y - 0.1, class: "label dark", style: "font-size:.17px" }, "BOULDER"));
-        g.append(s("text", { x: p.x, y: p.y + 0.15, class: "label dark", style: "font-size:.2px" }, v.boulder.space));
+        // Squeezed to the disc's width at that height, whatever the font.
+        g.append(s("text", { x: p.x, y: p.y - 0.13, class: "label dark", style: "font-size:.17px",
+          textLength: 0.62, lengthAdjust: "spacingAndGlyphs", "data-boulder-label": "" }, "BOULDER"));
       }
     }
 
@@ -140,20 +147,50 @@ const Board = (() => {
       for (const [space, list] of Object.entries(bySpace)) {
         const p = P(space);
         if (!p) continue;
+        // On the rim of the space (diagonals first), leaving its name in the middle free.
         list.forEach((item, i) => {
-          const angle = (i / list.length) * Math.PI * 2 - Math.PI / 2;
-          const off = list.length > 1 ? 0.24 : 0;
-          const cx = p.x + Math.cos(angle) * off, cy = p.y + Math.sin(angle) * off;
+          const angle = (TOKEN_SLOTS[i % TOKEN_SLOTS.length] * Math.PI) / 180;
+          const cx = p.x + Math.cos(angle) * 0.42, cy = p.y + Math.sin(angle) * 0.42;
           const mine = opts.highlightSeat === item.seat;
           const token = s("g", { "data-adventurer": item.adv.name, "data-seat": item.seat });
           token.append(s("title", {}, `${item.adv.name} (${(v.seats[item.seat] || {}).name || ""})`));
-          token.append(s("circle", { cx, cy, r: 0.27, fill: seatColour(item.seat), stroke: mine ? "#ffd23f" : "#fff", "stroke-width": mine ? 0.09 : 0.05 }));
-          token.append(s("text", { x: cx, y: cy, class: "label", style: "font-size:.22px" }, Chac.initials(item.adv.name)));
-          if (item.adv.lying) token.append(s("text", { x: cx, y: cy + 0.38, class: "label", style: "font-size:.16px" }, "lying"));
+          token.append(s("circle", { cx, cy, r: 0.21, fill: seatColour(item.seat), stroke: mine ? "#ffd23f" : "#fff", "stroke-width": mine ? 0.07 : 0.04 }));
+          token.append(s("text", { x: cx, y: cy, class: "label", style: "font-size:.2px" }, Chac.initials(item.adv.name)));
+          if (item.adv.lying) token.append(s("text", { x: cx, y: cy + 0.3, class: "label halo", style: "font-size:.16px" }, "lying"));
           g.append(token);
         });
       }
     }
+    for (const [name, p] of names) {
+      if (v && v.boulder && v.boulder.space === name) {
+        g.append(s("text", { x: p.x, y: p.y + 0.13, class: "label dark", style: "font-size:.22px" }, name));
+      } else {
+        g.append(s("text", { x: p.x, y: p.y, class: "label halo", "data-space-label": name }, name));
+      }
+    }
+    if (opts.focus && opts.focus.length) scrollTo(svg, opts.focus.map(P).filter(Boolean), x0, y0, scale);
+  }
+
+  // The drawing's size in pixels: the whole board in its frame, or larger when that would
+  // make a grid unit smaller than `minScale` px (the frame then scrolls). Returns px per unit.
+  function fit(svg, width, height, minScale) {
+    const frame = svg.parentElement;
+    const tallest = parseFloat(getComputedStyle(frame).maxHeight) || Infinity; // "none": NaN
+    const scale = Math.max(Math.min(frame.clientWidth / width, tallest / height), minScale);
+    svg.style.width = `${Math.floor(width * scale)}px`;
+    svg.style.height = `${Math.floor(height * scale)}px`;
+    return scale;
+  }
+
+  // Centre the frame on these points (when it scrolls at all).
+  function scrollTo(svg, points, x0, y0, scale) {
+    if (!points.length) return;
+    const frame = svg.parentElement;
+    const xs = points.map((p) => p.x), ys = points.map((p) => p.y);
+    const cx = ((Math.min(...xs) + Math.max(...xs)) / 2 - x0) * scale;
+    const cy = ((Math.min(...ys) + Math.max(...ys)) / 2 - y0) * scale;
+    frame.scrollLeft = Math.max(0, cx - frame.clientWidth / 2);
+    frame.scrollTop = Math.max(0, cy - frame.clientHeight / 2);
   }
 
   function drawCell(g, name, p, kind, slab, revealed, sunLetter, sunOpen) {
@@ -161,7 +198,7 @@ const Board = (() => {
     if (kind === "sun") {
       const open = sunOpen[sunLetter];
       g.append(s("rect", { ...attrs, class: "sp sp-sun", "data-sun": open ? "open" : "covered" }));
-      g.append(s("text", { x: p.x, y: p.y - 0.14, class: "label dark" }, `sun ${sunLetter}`));
+      g.append(s("text", { x: p.x, y: p.y - 0.14, class: "label dark", style: "font-size:.25px" }, `sun ${sunLetter}`));
       g.append(s("text", { x: p.x, y: p.y + 0.18, class: "label dark", style: "font-size:.2px" }, open ? "open" : "tile on"));
       return;
     }
@@ -177,12 +214,14 @@ const Board = (() => {
     }
   }
 
+  // Each wall is a slab growing in from its side of the room, one step per wall card; at
+  // the third step it touches the zone spaces, never covers them.
   function drawWalls(g, walls, minX, maxX, top, bottom) {
     if (!walls) return;
-    const step = (maxX - minX) / 8; // three steps each still leave the middle visible
-    const left = minX + walls.left * step, right = maxX - walls.right * step;
-    g.append(s("rect", { x: left - 0.08, y: top, width: 0.16, height: bottom - top, fill: "#f08c2e", "data-wall": "left", "data-step": walls.left }));
-    g.append(s("rect", { x: right - 0.08, y: top, width: 0.16, height: bottom - top, fill: "#aab2ba", "data-wall": "right", "data-step": walls.right }));
+    const step = (ROOM_SIDE - 0.42 - 0.06) / 3;
+    const left = 0.06 + walls.left * step, right = 0.06 + walls.right * step;
+    g.append(s("rect", { x: minX, y: top, width: left, height: bottom - top, fill: "#f08c2e", "data-wall": "left", "data-step": walls.left }));
+    g.append(s("rect", { x: maxX - right, y: top, width: right, height: bottom - top, fill: "#aab2ba", "data-wall": "right", "data-step": walls.right }));
     g.append(s("text", { x: (minX + maxX) / 2, y: bottom + 0.22, class: "label", style: "font-size:.2px" }, `walls ${walls.left}/3 · ${walls.right}/3${walls.closed ? " closed" : ""}`));
   }
 

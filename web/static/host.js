@@ -108,7 +108,6 @@
 
   const TABLE_WORDS = {
     walls: "Reveal the next 3 wall cards",
-    end_game: "End the game now and score it",
     first_dicekeeper: (c, v) => `First dicekeeper: ${View.seatName(v, c.keeper)}`,
     pass_dice: (c, v) => `Dice to ${View.seatName(v, c.keeper)}`,
   };
@@ -118,12 +117,11 @@
     const v = payload.view;
     const out = [];
     for (const cmd of payload.legal || []) {
-      if (SKIP.has(cmd.type)) continue;
+      if (SKIP.has(cmd.type) || cmd.type === "end_game") continue;
       const words = TABLE_WORDS[cmd.type];
       const label = typeof words === "function" ? words(cmd, v) : words || cmd.type.replace(/_/g, " ");
-      const ask = cmd.type === "end_game" ? "End the game now? Scores and the hidden state are revealed." : null;
       out.push(el("button", { type: "button", "data-command": cmd.type,
-        onclick: () => { if (!ask || confirm(ask)) act("/api/host/command", cmd); } }, label));
+        onclick: () => act("/api/host/command", cmd) }, label));
     }
     if (payload.legal && payload.legal.some((c) => c.type === "set_planks")) {
       const planks = el("input", { type: "number", min: "0", max: "5", value: String(v.planks), "aria-label": "Planks left", style: "width:5rem" });
@@ -173,10 +171,16 @@
     $("dice-card").classList.toggle("over", Boolean(rolling));
     $("dice-values").placeholder = rolling ? `${rolling.dice} dice, e.g. ${"35162".slice(0, rolling.dice)}` : "no roll expected now";
     $("table-actions").replaceChildren(...tableActions(payload));
+    // Ending the game sits in its own card far from the routine buttons, and asks first.
+    const end = (payload.legal || []).find((c) => c.type === "end_game");
+    $("end-card").hidden = !end;
+    $("end-game").onclick = () => {
+      if (end && confirm("End the game now? Scores and the hidden state are revealed.")) act("/api/host/command", end);
+    };
     if (payload.game === "chac") corrections(payload);
     else $("correct-card").hidden = true;
     seats(payload);
-    Board.draw($("map"), v, {});
+    Board.draw($("map"), v, { minScale: 40 });
     View.log($("log"), v);
     View.scores($("scores-card"), $("scores"), v, payload.reveal_checked);
     Coop.receipt($("receipt-card"), $("receipt"), v);

@@ -5,14 +5,19 @@ const Chac = (() => {
   const QUIET_MS = 40000; // the server sends a ping every 15 s; silence this long = dead stream
   const SLEPT_MS = 3000; // hidden longer than this (screen off): start a fresh stream
 
-  function live(url, onView, onStatus) {
+  // opts.check: a URL answering 403 once this page may no longer listen (its seat link
+  // changed); then opts.gone() is called and the page stops reconnecting.
+  function live(url, onView, onStatus, opts) {
+    opts = opts || {};
     let source = null;
+    let stopped = false;
     let delay = 1000;
     let retryTimer = null;
     let heard = Date.now();
 
     function connect() {
       clearTimeout(retryTimer);
+      if (stopped) return;
       if (source) source.close();
       heard = Date.now();
       source = new EventSource(url);
@@ -28,12 +33,21 @@ const Chac = (() => {
     }
 
     function retry() {
+      if (stopped) return;
       onStatus("reconnecting");
       if (source) source.close();
       source = null;
       clearTimeout(retryTimer);
       retryTimer = setTimeout(connect, delay + Math.random() * 400);
       delay = Math.min(delay * 2, 15000);
+      if (opts.check) {
+        fetch(opts.check, { cache: "no-store", credentials: "same-origin" }).then((r) => {
+          if (r.status !== 403 || stopped) return;
+          stopped = true;
+          clearTimeout(retryTimer);
+          if (opts.gone) opts.gone();
+        }, () => {}); // unreachable: keep retrying
+      }
     }
 
     let hiddenAt = 0;

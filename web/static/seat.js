@@ -1,21 +1,41 @@
 "use strict";
 // One player's private page: my adventurer and cards, my legal actions as big buttons and as
-// tappable spaces on the map, the glyph viewer (5 s, once per decipher), the Linguistics peek.
+// tappable spaces on the map, the glyph viewer (5 s, once per decipher), the Linguistics peek,
+// what just happened to me (big, at the top of the screen), and the scores at the end.
 (() => {
   const $ = (id) => document.getElementById(id);
   const el = Chac.el;
   let current = null; // the last payload
   let rerollPick = new Set();
   let cardPick = new Set();
-  let glyphAsked = 0;
+  const glyphsAsked = new Set(); // "<game's commitment>:<decipher id>": ids restart every game
+  let focusKey = "";
+  const OUTCOME_MS = 20000; // long enough to read twice; the log keeps it after that
+  let before = null; // what the last payload said about me, to tell what changed
+  let sentFrom = null; // the log line count when I last acted: the lines after it are mine
 
   async function send(command) {
+    // Marked before sending: the new view often arrives before the answer does.
+    if (sentFrom === null && current) sentFrom = current.view.log_count;
+    $("outcome").hidden = true; // what the last action did gives way to what this one does
     try {
       await Chac.post("/api/seat/command", command);
     } catch (err) {
+      sentFrom = null;
       Chac.toast(err.message);
     }
   }
+
+  // Once per game per adventurer (CHAC-ABIL-*), in the words of the adventurer cards.
+  const ABILITIES = {
+    sprint: ["Sprint", "one move without spending an action (not in or into the river)"],
+    stamina: ["Stamina", "for one round, carry your load one level lighter"],
+    linguistics: ["Linguistics", "peek under a lava slab beside you and compare it with the traps"],
+    swimming: ["Swimming", "leaving the river, ignore one rolled 1"],
+    lock_picking: ["Lock Picking", "an alcove roll missing just one face still opens it"],
+    leap: ["Leap", "one diagonal move for 1 action (not out of the river)"],
+  };
+  const abilityName = (key) => (ABILITIES[key] || [String(key).replace(/_/g, " ")])[0];
 
   const MOVE_WORDS = { move: "Move to", sprint: "Sprint (free) to", leap: "Leap (diagonal) to" };
   const SIMPLE = {
@@ -47,7 +67,11 @@
       if (MOVE_WORDS[type]) {
         out.push(button(`${MOVE_WORDS[type]} ${spaceName(cmd.to)}`, { type, to: cmd.to }, type === "move" ? "" : "secondary"));
       } else if (type === "choose_adventurer") {
-        out.push(button(`Go in first with ${cmd.adventurer}`, { type, adventurer: cmd.adventurer }));
+        const ability = ABILITIES[(you.dealt_abilities || {})[cmd.adventurer]];
+        const node = button(`Go in first with ${cmd.adventurer}`, { type, adventurer: cmd.adventurer });
+        node.classList.add("choice");
+        if (ability) node.append(el("small", {}, `${ability[0]}: ${ability[1]}. Once a game.`));
+        out.push(node);
       } else if (type === "linguistics") {
         out.push(button(`Linguistics: peek under slab ${cmd.space}`, { type, space: cmd.space }, "secondary"));
       } else if (type === "replace") {
@@ -107,7 +131,7 @@
     const label = type === "discard" ? "Discard the chosen cards" : "Discard these to reroll the 1s";
     if (!you.cards) { // physical cards: say how many
       const input = el("input", { type: "number", min: "1", max: "30", value: "1", inputmode: "numeric", "aria-label": "How many cards" });
-      return el("div", { class: "row" }, input,
+      return el("div", { class: "row" }, el("span", {}, "How many cards:"), input,
         el("button", { type: "button", onclick: () => send({ type, count: Number(input.value) }) }, label));
     }
     const box = el("div", { class: "cards" });
@@ -116,8 +140,11 @@
         onclick: () => { cardPick.has(card.id) ? cardPick.delete(card.id) : cardPick.add(card.id); render(current); } },
         card.value === "casket" ? "casket" : String(card.value)));
     }
-    return el("div", {}, box,
-      el("button", { type: "button", onclick: () => { send({ type, cards: [...cardPick] }); cardPick = new Set(); } }, label));
+    const picked = [...cardPick].filter((id) => you.cards.some((c) => c.id === id));
+    return el("div", {}, el("p", {}, "Tap the cards to discard:"), box,
+      el("button", { type: "button", disabled: picked.length === 0, "data-command": type,
+        onclick: () => { send({ type, cards: picked }); cardPick = new Set(); } },
+      picked.length ? `${label} (${picked.length})` : label));
   }
 
   function scoreForm(you) {
@@ -141,9 +168,10 @@
       parts.push(el("div", { class: "facts" },
         el("div", { class: "fact" }, el("b", {}, adv.load_level ?? "–"), el("span", {}, "load level")),
         el("div", { class: "fact" }, el("b", {}, String(adv.actions)), el("span", {}, "actions left")),
-        el("div", { class: "fact" }, el("b", {}, String(you.card_count ?? adv.cards)), el("span", {}, "cards")),
-        el("div", { class: "fact" }, el("b", {}, adv.ability.replace("_", " ")), el("span", {}, adv.ability_used ? "ability used" : "ability ready")),
+        el("div", { class: "fact" }, el("b", {}, String(you.card_count ?? adv.cards)), el("span", {}, (you.card_count ?? adv.cards) === 1 ? "card" : "cards")),
+        el("div", { class: "fact" }, el("b", {}, abilityName(adv.ability)), el("span", {}, adv.ability_used ? "ability used" : "ability ready")),
       ));
+      if (!adv.ability_used && ABILITIES[adv.ability]) parts.push(el("p", { class: "hint" }, `${abilityName(adv.ability)}: ${ABILITIES[adv.ability][1]}.`));
     }
     if (you.cards) {
       parts.push(el("div", { class: "cards", "aria-label": "My cards" },
@@ -151,8 +179,8 @@
     } else if (you.cards === null) {
       parts.push(el("p", { class: "hint" }, "Physical treasure cards: the values are on your cards."));
     }
-    if (you.replacement) {
-      parts.push(el("p", { class: "hint" }, `Replacement: ${you.replacement.name} (${you.replacement.ability.replace("_", " ")}, ${you.replacement.status})`));
+    if (you.replacement && v.phase !== "over") {
+      parts.push(el("p", { class: "hint" }, `Replacement: ${you.replacement.name} (${abilityName(you.replacement.ability)}, ${you.replacement.status})`));
     }
     return parts;
   }
@@ -178,8 +206,14 @@
     $("mine").replaceChildren(...(v.game === "chac" ? mine(payload) : [el("p", {}, "Waiting for the host to start a game.")]));
     const moves = targets(payload);
     const labels = Object.fromEntries(Object.entries(moves).map(([to, c]) => [to, `${MOVE_WORDS[c.type]} ${spaceName(to)}`]));
-    Board.draw($("map"), v, { targets: labels, highlightSeat: payload.seat,
+    // Scroll the map to me and my moves when they change, not under a finger panning it.
+    const mySpace = (((v.seats || [])[payload.seat] || {}).adventurer || {}).space;
+    const focus = [mySpace, ...Object.keys(moves).filter((t) => t !== "exit")].filter(Boolean);
+    const key = focus.join(" ");
+    Board.draw($("map"), v, { targets: labels, highlightSeat: payload.seat, minScale: 46,
+      focus: key !== focusKey ? focus : null,
       onTap: (to) => { const c = moves[to]; if (c) send({ type: c.type, to }); } });
+    focusKey = key;
     const you = v.you || {};
     const canPeek = payload.legal.some((c) => c.type === "linguistics");
     $("compare-card").hidden = !(you.peek || canPeek);
@@ -188,11 +222,82 @@
     Coop.team($("coop-card"), $("coop"), v);
     View.dice($("dice"), v);
     View.log($("log"), v);
-    if (you.decipher && you.decipher.id > glyphAsked) {
-      glyphAsked = you.decipher.id;
+    View.scores($("scores-card"), $("scores"), v, payload.reveal_checked);
+    if (v.phase === "over") {
+      $("glyph").replaceChildren(); // no picture outlives the game
+      $("glyph").hidden = true;
+    } else if (you.decipher && !glyphsAsked.has(`${v.commitment}:${you.decipher.id}`)) {
+      glyphsAsked.add(`${v.commitment}:${you.decipher.id}`);
       showGlyph(you.decipher);
     }
+    showOutcome(payload);
   }
+
+  // --- what just happened to me --------------------------------------------------------
+  function myState(payload) {
+    const v = payload.view;
+    const seat = (v.seats || [])[payload.seat] || {};
+    const you = v.you || {};
+    return { game: v.commitment, logCount: v.log_count || 0, adv: seat.adventurer,
+      previous: seat.previous, cards: (you.cards || []).map((c) => c.id), over: v.phase === "over" };
+  }
+
+  function mentions(line, names) {
+    return names.some((n) => n && new RegExp(`(^|[^\\p{L}])${n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([^\\p{L}]|$)`, "u").test(line));
+  }
+
+  function outcomeOf(payload, was, now) {
+    const v = payload.view;
+    const you = v.you || {};
+    const heads = []; // what it means for me, first
+    const lines = [];
+    let tone = "";
+    // The log's new lines: all of them after my own action, else those that name me.
+    const fresh = Math.min(now.logCount - was.logCount, (v.log || []).length);
+    const names = [now.adv, now.previous].filter(Boolean).flatMap((a) => [a.name, a.first_name]);
+    const mine = sentFrom !== null;
+    for (const line of fresh > 0 ? v.log.slice(-fresh) : []) {
+      if (mine || mentions(line, names)) lines.push(line);
+    }
+    sentFrom = null;
+    const drawn = (you.cards || []).filter((c) => !was.cards.includes(c.id));
+    if (drawn.length && was.adv) {
+      heads.push(`You drew ${drawn.map((c) => (c.value === "casket" ? "a casket" : `a ${c.value}`)).join(" and ")}.`);
+      tone = "good";
+    }
+    const adv = now.adv;
+    if (adv && was.adv && adv.name === was.adv.name && adv.status !== was.adv.status) {
+      if (adv.status === "eliminated") { heads.unshift(`${adv.first_name} is out of the game.`); tone = "bad"; }
+      if (adv.status === "escaped") { heads.unshift(`${adv.first_name} escaped from the temple!`); tone = "good"; }
+    }
+    const all = [...heads, ...lines.slice(-3)];
+    if (now.over && !was.over) {
+      all.push("The game is over: the scores are at the top of this page.");
+      tone = tone || "good";
+    }
+    return { lines: all, tone };
+  }
+
+  function showOutcome(payload) {
+    const now = myState(payload);
+    const was = before;
+    before = now;
+    if (!was || was.game !== now.game || now.logCount <= was.logCount) {
+      if (!was || now.logCount !== was.logCount) sentFrom = null;
+      return;
+    }
+    const { lines, tone } = outcomeOf(payload, was, now);
+    if (!lines.length) return;
+    const box = $("outcome");
+    box.dataset.tone = tone;
+    box.replaceChildren(...lines.map((line) => el("p", {}, line)),
+      el("p", { class: "hint" }, "Tap to close"));
+    box.hidden = false;
+    clearTimeout(box._timer);
+    box._timer = setTimeout(() => { box.hidden = true; }, OUTCOME_MS);
+  }
+
+  $("outcome").addEventListener("click", () => { $("outcome").hidden = true; });
 
   async function showGlyph(decipher) {
     let answer;
@@ -225,5 +330,15 @@
     }, 200);
   }
 
-  Chac.live("/api/seat/stream", render, Chac.setStatus);
+  Chac.live("/api/seat/stream", render, Chac.setStatus, {
+    check: "/api/seat",
+    gone: () => {
+      $("prompt").textContent = "This phone's seat link has changed (the host gave every seat a new link, " +
+        "or started a game without this seat). Scan your seat's new QR code on the host's screen.";
+      $("prompt").classList.remove("mine");
+      $("actions-card").hidden = true;
+      $("status").dataset.state = "gone";
+      $("status").textContent = "link changed";
+    },
+  });
 })();

@@ -2,11 +2,15 @@
 // The public table page: the map and everything anyone at the table may see.
 (() => {
   const $ = (id) => document.getElementById(id);
+  let focusKey = ""; // on a phone, the map follows the adventurer whose turn it is
   function render(payload) {
     const v = payload.view;
     document.body.dataset.version = payload.version;
     View.prompt($("prompt"), payload);
-    Board.draw($("map"), v, {});
+    const turn = ((v.seats || [])[v.turn] || {}).adventurer;
+    const key = turn ? turn.space : "";
+    Board.draw($("map"), v, { minScale: 40, focus: key !== focusKey && key ? [key] : null });
+    focusKey = key;
     View.facts($("facts"), v);
     Coop.team($("coop-card"), $("coop"), v);
     View.dice($("dice"), v);

@@ -63,10 +63,10 @@ const View = (() => {
       if (!adv) bits.push(el("span", { class: "hint" }, "choosing an adventurer"));
       else {
         const where = adv.status === "alive" ? `on ${adv.space}` : STATUS[adv.status];
-        bits.push(advChip(seat.seat, adv, `${where} · ${adv.cards} cards` +
+        bits.push(advChip(seat.seat, adv, `${where} · ${plural(adv.cards, "card")}` +
           (adv.load_level ? ` · load ${adv.load_level}` : "") +
-          (adv.actions ? ` · ${adv.actions} actions` : "")));
-        if (seat.replacement === "waiting") bits.push(el("span", { class: "hint" }, " (replacement waiting)"));
+          (adv.actions ? ` · ${plural(adv.actions, "action")}` : "")));
+        if (seat.replacement === "waiting" && v.phase !== "over") bits.push(el("span", { class: "hint" }, " (replacement waiting)"));
       }
       if (seat.out) bits.push(el("span", { class: "hint" }, " — out"));
       return el("div", { "data-seat": seat.seat, style: "margin:.25rem 0" }, ...bits);
@@ -111,12 +111,34 @@ const View = (() => {
     );
   }
 
+  function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+
+  // A prompt in the table's words: the player and their adventurer ("Ana (Lea): 3 actions
+  // left"), and for a roll nobody is named in, the dicekeeper who rolls.
+  function promptWords(p, v) {
+    const seats = (v && v.seats) || [];
+    const seat = p.seat === null || p.seat === undefined ? null : seats[p.seat];
+    let text = p.text;
+    let who = null;
+    if (seat) {
+      const adv = seat.adventurer;
+      who = adv ? `${seat.name} (${adv.first_name})` : seat.name;
+      for (const name of [adv && adv.first_name, seat.name]) {
+        if (name && text.startsWith(`${name}: `)) { text = text.slice(name.length + 2); break; }
+      }
+    } else if (p.kind === "roll" && seats[v.dicekeeper]) {
+      who = `${seats[v.dicekeeper].name}, the dicekeeper`;
+    }
+    if (!who) return text;
+    return `${who}: ${text.charAt(0).toLowerCase()}${text.slice(1)}`;
+  }
+
   function promptText(payload, mySeat) {
     const prompts = payload.prompts || [];
     if (!payload.game) return { text: "No game yet: the host starts one on the host page.", mine: false };
     if (!prompts.length) return { text: "…", mine: false };
     const mine = prompts.find((p) => p.seat === mySeat && mySeat !== undefined);
-    return { text: (mine || prompts[0]).text, mine: Boolean(mine) };
+    return { text: promptWords(mine || prompts[0], payload.view), mine: Boolean(mine) };
   }
 
   function prompt(node, payload, mySeat) {
@@ -125,5 +147,5 @@ const View = (() => {
     node.classList.toggle("mine", mine);
   }
 
-  return { facts, dice, traps, trapNumbers, people, log, scores, commitment, prompt, seatName, advChip };
+  return { facts, dice, traps, trapNumbers, people, log, scores, commitment, prompt, promptWords, seatName, advChip, plural };
 })();

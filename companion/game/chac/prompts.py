@@ -87,7 +87,8 @@ def _later(state: ChacState) -> list[Prompt]:
             return [Prompt(f"{adv.first_name}: discard down to 12 cards", "choose", seat)]
         return [
             Prompt(
-                f"{adv.first_name}: discard cards or say ready ({len(adv.cards)} cards)",
+                f"{adv.first_name}: discard cards or say ready "
+                f"({len(adv.cards)} card{'' if len(adv.cards) == 1 else 's'})",
                 "choose",
                 seat,
             )

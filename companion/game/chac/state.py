@@ -52,7 +52,7 @@ class Adventurer:
     cards: list[str] = field(default_factory=list)  # card ids, top of the hand last
     ability_used: bool = False
     actions: int = 0
-    stamina_round: int = 0  # the round Stamina lowered the load level in
+    stamina_round: int | None = None  # the round Stamina lowered the load level in
     lying: bool = False  # searched the riverbed; must move before searching again
     fate: str | None = None  # how it left play: one of FATES; None while waiting or alive
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.game.chac.hidden import ADVENTURERS
 from companion.game.chac.state import Adventurer, ChacState
 
 LOG_LINES = 20
@@ -179,6 +180,8 @@ def seat_view(state: ChacState, seat: int) -> dict[str, Any]:
     you: dict[str, Any] = {"seat": seat, "name": s.name}
     if not s.advs:
         you["dealt"] = list(s.dealt)
+        # Printed on the adventurer cards, so public: the page shows them while choosing.
+        you["dealt_abilities"] = {name: ADVENTURERS[name] for name in s.dealt}
     else:
         spare = s.advs[1]
         you["replacement"] = {"name": spare.name, "ability": spare.ability, "status": spare.status}

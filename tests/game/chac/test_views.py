@@ -90,3 +90,32 @@ def test_a_number_is_only_typed_for_a_slab_chac_lava_3():
     p.place(0, "C7")
     p.do("move", 0, to="L(3,1)", number=p.safe())
     assert p.adv(0).space == "L(3,1)"
+
+
+def test_load_level_during_setup_is_two_for_an_empty_hand_chac_ll_1():
+    """CHAC-LL-1: 0-3 cards give load level 2, before the first round too."""
+    p = Play(start=False)
+    p.do("choose_adventurer", 0, adventurer=p.state.seats[0].dealt[0])
+    assert p.view()["round"] == 0
+    assert p.view()["seats"][0]["adventurer"]["load_level"] == 2
+
+
+def test_the_dealt_pair_comes_with_its_abilities_chac_set_1():
+    """CHAC-SET-1: a player choosing sees what each dealt adventurer can do."""
+    p = Play({0: "Lea Rice"}, start=False)
+    you = GAME.seat_view(p.state, 0)["you"]
+    assert you["dealt_abilities"]["Lea Rice"] == "sprint"
+    assert set(you["dealt_abilities"]) == set(you["dealt"])
+    assert "dealt_abilities" not in GAME.public_view(p.state)
+
+
+def test_the_load_prompt_counts_one_card_as_one_card_chac_ll_1():
+    """CHAC-LL-1: a player with cards may discard before the roll; "1 card", not "1 cards"."""
+    p = Play({0: "Lea Rice", 1: "Bill Baker"}, start=False)
+    p.do("choose_adventurer", 0, adventurer="Lea Rice")
+    p.do("choose_adventurer", 1, adventurer="Bill Baker")
+    p.give(0, 1)
+    p.do("first_dicekeeper", None, keeper=0)
+    assert p.prompt_texts() == ["Lea: discard cards or say ready (1 card)"]
+    p.give(0, 1)
+    assert p.prompt_texts() == ["Lea: discard cards or say ready (2 cards)"]
