@@ -65,7 +65,8 @@ def test_co_op_setup_receipt_and_team_target_chac_coop_1_chac_fair_1(
     assert page.text_content("#coop-target") == "Target 15 (level 2)"
     assert page.text_content("#coop-escaped").startswith("Escaped 0")
 
-    host.click("#table-actions button[data-command=end_game]")
+    host.once("dialog", lambda dialog: dialog.accept())  # ending early is confirmed
+    host.click("#end-card button[data-command=end_game]")
     wait_until(page, "document.querySelector('#coop').textContent.includes('The team loses')")
     assert not errors, errors
     context.close()
