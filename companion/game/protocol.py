@@ -84,10 +84,50 @@ class Prompt:
         }
 
 
+@dataclass(frozen=True)
+class Option:
+    """One setup choice a game offers; the host's setup form is generated from these.
+
+    `kind` is "bool", "int" (between `low` and `high`), or "choice" (one of `choices`).
+    `help` is the sentence shown beside it.
+    """
+
+    name: str
+    kind: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] = ()
+    low: int | None = None
+    high: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "default": self.default,
+            "help": self.help,
+            "choices": list(self.choices),
+            "low": self.low,
+            "high": self.high,
+        }
+
+
 class Game(Protocol):
-    """One board game's rules. Implementations keep no state of their own between calls."""
+    """One board game's rules. Implementations keep no state of their own between calls.
+
+    Besides the rules, a game declares what the generic parts (registry, setup form, panel,
+    pages, CLI) need to host it without knowing it by name.
+    """
 
     name: ClassVar[str]
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    uses_dice: ClassVar[bool]
+    options: ClassVar[tuple[Option, ...]]
+
+    def describe(self, command: Command) -> str:
+        """The command in words a player reads ("Ana moves to C12"): OLED, phones and log."""
 
     def setup(self, options: Mapping[str, Any], seats: list[str], seed: int) -> Any:
         """The initial state; all of the companion's own randomness derives from `seed`.
