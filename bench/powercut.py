@@ -27,6 +27,7 @@ anything was lost, corrupt or failed.
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import random
 import signal
@@ -258,7 +259,7 @@ class Player:
                     self.undo()
                 else:
                     self.command()
-        except OSError:
+        except (OSError, http.client.HTTPException):
             return  # killed under us
         except RuntimeError as exc:
             self.refused = str(exc)
