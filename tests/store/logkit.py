@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import socket
 from pathlib import Path
 
 from companion.game import load_game
@@ -38,3 +39,9 @@ def log_files(data_dir: Path) -> dict[str, bytes]:
         for p in sorted(data_dir.iterdir())
         if p.name.startswith("events.sqlite") and p.is_file()
     }
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]

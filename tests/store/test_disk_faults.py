@@ -15,8 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from logkit import SEATS, play_into
-from test_log_faults import free_port
+from logkit import SEATS, free_port, play_into
 
 from companion import config
 from companion.game.protocol import Command
@@ -106,7 +105,9 @@ def test_a_second_companion_on_the_same_data_directory_refuses_to_start(tmp_path
         cwd=ROOT,
     )
     assert replay.returncode == 2 and f"PID {os.getpid()}" in replay.stderr
-    assert Store(data / "events.sqlite", readonly=True).current_game().seats == SEATS
+    store = Store(data / "events.sqlite", readonly=True)
+    assert store.current_game().seats == SEATS  # the scenario's game was not added
+    store.close()
 
 
 def test_a_read_only_disk_is_named_at_start_and_per_command_and_the_table_stays_on_view(

@@ -6,23 +6,16 @@ from __future__ import annotations
 
 import logging
 import shutil
-import socket
 import sqlite3
 
 import pytest
-from logkit import play_into
+from logkit import free_port, play_into
 
 from companion import service
 from companion.cli import main as companion
 from companion.log_check import EXIT_LOG_NEEDS_OWNER, check
 from companion.store import NotALogError, Store, StoreError
 from companion.table import Table
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def start(data_dir) -> int:
