@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.atomic_file import SaveError, disk_state
+from companion.atomic_file import SaveError, disk_fault, disk_state
 from companion.config import BUTTON_NAMES, Config, is_raspberry_pi
 from companion.data_lock import DataDirBusy, DataDirLock
 from companion.sdnotify import Notifier, watchdog_interval
@@ -195,7 +195,6 @@ def open_table(data_dir: Path) -> Table:
     """The table on the data directory's log, once the log is checked (without writing to
     it): a damaged log, or one that lost acknowledged entries, raises LogNeedsOwner. On a
     read-only disk the table opens for viewing; commands are refused, naming the disk."""
-    from companion.atomic_file import disk_fault, disk_state
     from companion.log_check import LogNeedsOwner, check
     from companion.store import Store
 
