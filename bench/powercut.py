@@ -307,58 +307,51 @@ def main() -> int:
     starts: list[float] = []
     corrupt, failed, mismatches, lost = [], [], [], []
     cycles = 0
-    with tempfile.TemporaryDirectory(prefix="powercut-") as tmp:
-        data = Path(tmp) / "data"
-        log = data / "events.sqlite"
-        while cycles < args.cycles and time.monotonic() < deadline:
-            target = TARGETS[cycles % len(TARGETS)]
-            child = Child(data, free_port())
-            if target == "start-up":
-                typical = statistics.median(starts) if starts else 1.0
-                time.sleep(rng.uniform(0, typical))
-                child.kill()
+    child = None
+    try:
+        with tempfile.TemporaryDirectory(prefix="powercut-") as tmp:
+            data = Path(tmp) / "data"
+            log = data / "events.sqlite"
+            # Each cycle kills the companion; the final start checks what the last kill left.
+            while True:
+                final = cycles >= args.cycles or time.monotonic() >= deadline
+                target = "final" if final else TARGETS[cycles % len(TARGETS)]
+                child = Child(data, free_port())
+                if target == "start-up":
+                    time.sleep(rng.uniform(0, statistics.median(starts) if starts else 1.0))
+                    child.kill()
+                else:
+                    took = child.wait_ready()
+                    if took is None:
+                        code = child.process.returncode
+                        (corrupt if code == 65 else failed).append(
+                            f"{target} start after {cycles} kills: exit {code}: "
+                            + child.errors.strip()[-500:]
+                        )
+                        break  # the data directory needs its owner now
+                    starts.append(took)
+                    missing, mismatch = check_restart(child, ledger, log)
+                    lost += missing
+                    if mismatch:
+                        mismatches.append(f"after {cycles} kills: {mismatch}")
+                    if final:
+                        child.kill()
+                        break
+                    player = Player(child.base, child.pin, ledger, rng)
+                    thread = threading.Thread(target=player.play, args=(target, log), daemon=True)
+                    thread.start()
+                    time.sleep(rng.uniform(0.05, 1.0))
+                    child.kill()
+                    player.stop.set()
+                    thread.join(30)
+                    if player.refused:
+                        mismatches.append(f"cycle {cycles}: {player.refused}")
                 cycles += 1
-                continue
-            took = child.wait_ready()
-            if took is None:
-                code = child.process.returncode
-                (corrupt if code == 65 else failed).append(
-                    f"cycle {cycles}: exit {code}: {child.errors.strip()[-500:]}"
-                )
-                break  # the data directory needs its owner now
-            starts.append(took)
-            missing, mismatch = check_restart(child, ledger, log)
-            lost += missing
-            if mismatch:
-                mismatches.append(f"cycle {cycles}: {mismatch}")
-            player = Player(child.base, child.pin, ledger, rng)
-            thread = threading.Thread(target=player.play, args=(target, log), daemon=True)
-            thread.start()
-            time.sleep(rng.uniform(0.05, 1.0))
-            child.kill()
-            player.stop.set()
-            thread.join(30)
-            if player.refused:
-                mismatches.append(f"cycle {cycles}: {player.refused}")
-            cycles += 1
-            if cycles % 25 == 0:
-                print(
-                    f"  {cycles} kills, {len(ledger.acks)} acknowledged, lost {len(lost)}",
-                    flush=True,
-                )
-        # A last start checks what the last kill left.
-        child = Child(data, free_port())
-        took = child.wait_ready()
-        if took is None:
-            code = child.process.returncode
-            (corrupt if code == 65 else failed).append(f"final start: exit {code}")
-        else:
-            starts.append(took)
-            missing, mismatch = check_restart(child, ledger, log)
-            lost += missing
-            if mismatch:
-                mismatches.append(f"final start: {mismatch}")
-            child.kill()
+                if cycles % 25 == 0:
+                    print(f"  {cycles} kills, {len(ledger.acks)} acknowledged", flush=True)
+    finally:
+        if child is not None and child.process.poll() is None:
+            child.kill()  # interrupted: leave no companion behind
 
     quantiles = (
         statistics.quantiles(starts, n=100, method="inclusive") if len(starts) > 1 else [0.0] * 99
