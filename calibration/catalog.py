@@ -10,10 +10,11 @@ pictures to anyone: the pages that may show one read the files themselves.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
+
+from companion.atomic_file import write_atomically
 
 GLYPH_NUMBERS = range(1, 15)
 FOLDER = "glyphs"
@@ -27,21 +28,15 @@ def glyph_path(data_dir: str | Path, number: int) -> Path:
 
 def save_glyph(data_dir: str | Path, number: int, picture: np.ndarray) -> Path:
     """Store `picture` (BGR) as glyph `number`, replacing any earlier one, durably: a crash
-    leaves either the old picture or the new one, never half a file."""
+    leaves either the old picture or the new one, never half a file. Owner-only: which
+    picture is which number is the trap secret. SaveError when the disk refuses."""
     import cv2
 
     path = glyph_path(data_dir, number)
     ok, png = cv2.imencode(".png", picture)
     if not ok:
         raise ValueError(f"The picture for glyph {number} could not be encoded as PNG.")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".png.tmp")
-    with open(tmp, "wb") as out:
-        out.write(png.tobytes())
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(tmp, path)
-    _sync_dir(path.parent)
+    write_atomically(path, png.tobytes(), mode=0o600)
     return path
 
 
@@ -61,11 +56,3 @@ def stored_numbers(data_dir: str | Path) -> list[int]:
 
 def remove_glyph(data_dir: str | Path, number: int) -> None:
     glyph_path(data_dir, number).unlink(missing_ok=True)
-
-
-def _sync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

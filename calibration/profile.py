@@ -20,13 +20,13 @@ keeps the camera's configured settings and reads the whole frame.
 
 from __future__ import annotations
 
-import os
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from companion.atomic_file import write_atomically
 from companion.dice import profile as dice_profile
 from companion.dice.profile import ProfileError
 
@@ -119,17 +119,12 @@ def load_or_default(path: str | Path) -> CalibrationProfile:
 
 
 def save(profile: CalibrationProfile, path: str | Path) -> None:
-    """Write durably: the old file stays whole until the new one is complete."""
+    """Write durably: the old file stays whole until the new one is complete (SaveError
+    when the disk refuses)."""
     path = Path(path)
     text = profile.to_toml()
     from_dict(tomllib.loads(text), str(path))  # never write what could not be read back
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as out:
-        out.write(text)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(tmp, path)
+    write_atomically(path, text.encode("utf-8"), mode=0o644)
 
 
 def _check_camera(section: Any, source: str) -> dict[str, Any]:

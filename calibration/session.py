@@ -153,8 +153,8 @@ class CalibrationSession:
 
             camera = profile_values(camera_settings)
         updated = replace(self.profile, tray=tuple(map(tuple, fractions)), camera=camera)
-        calibration_profile.save(updated, self.profile_path)
         _write_image(self.data_dir / EMPTY_TRAY, image)
+        calibration_profile.save(updated, self.profile_path)
         self.profile, self._empty = updated, image
         self.note = "Tray found and stored. Next: the dice."
         self.step = "dice"
@@ -424,14 +424,11 @@ def _read_image(path: Path) -> np.ndarray | None:
 
 
 def _write_image(path: Path, image: np.ndarray) -> None:
-    import os
-
     import cv2
+
+    from companion.atomic_file import write_atomically
 
     ok, png = cv2.imencode(".png", image)
     if not ok:
         raise ValueError(f"could not encode {path.name}")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(png.tobytes())
-    os.replace(tmp, path)
+    write_atomically(path, png.tobytes())

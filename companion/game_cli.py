@@ -162,14 +162,21 @@ def _rejected(index: int | None, command: Any, reason: str, rule: str) -> dict[s
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    from companion.data_lock import DataDirBusy, DataDirLock
     from companion.store import StoreError
 
+    lock = None
     try:
         scenario = load_scenario(args.scenario)
+        if args.db:  # a log a running companion writes is not written from here too
+            lock = DataDirLock.hold(args.db.resolve().parent)
         report = replay_scenario(scenario, args.db or ":memory:")
-    except (ScenarioError, StoreError) as exc:
+    except (ScenarioError, StoreError, DataDirBusy) as exc:
         print(f"companion replay: {exc}", file=sys.stderr)
         return 2
+    finally:
+        if lock is not None:
+            lock.release()
     if not args.seat_views:
         report.pop("seat_views", None)
     print(json.dumps(report, indent=2))

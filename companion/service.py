@@ -27,7 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.atomic_file import SaveError, disk_fault, disk_state
 from companion.config import BUTTON_NAMES, Config, is_raspberry_pi
+from companion.data_lock import DataDirBusy, DataDirLock
 from companion.sdnotify import Notifier, watchdog_interval
 from companion.table import Table
 
@@ -190,8 +192,22 @@ def uses_real_hardware(config: Config, simulate: bool) -> bool:
 
 
 def open_table(data_dir: Path) -> Table:
-    data_dir.mkdir(parents=True, exist_ok=True)
-    return Table.open(data_dir / DB_NAME)
+    """The table on the data directory's log, once the log is checked (without writing to
+    it): a damaged log, or one that lost acknowledged entries, raises LogNeedsOwner. On a
+    read-only disk the table opens for viewing; commands are refused, naming the disk."""
+    from companion.log_check import LogNeedsOwner, check
+    from companion.store import Store
+
+    path = data_dir / DB_NAME
+    report = check(path)
+    if not report.ok:
+        raise LogNeedsOwner(report, data_dir)
+    disk = disk_state(data_dir)
+    if disk != "ok":
+        log.warning("Commands will be refused: %s.", disk_fault(data_dir))
+    if disk == "read-only":
+        return Table(Store(path, readonly=True))
+    return Table.open(path)
 
 
 class Screen:
@@ -289,14 +305,21 @@ class Service:
         self._stop = threading.Event()
         self._mdns: Any = None
         self.data_dir = config.resolved_data_dir()
-        self.table = open_table(self.data_dir)
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.lock = DataDirLock.hold(self.data_dir)  # one companion per data directory
         self.buttons: Any = None
+        try:
+            self.table = open_table(self.data_dir)
+        except BaseException:
+            self.lock.release()
+            raise
         try:
             self._assemble(limits)
         except BaseException:
             if self.buttons is not None:
                 self.buttons.close()
             self.table.close()
+            self.lock.release()
             raise
 
     def _assemble(self, limits: Any) -> None:
@@ -456,8 +479,11 @@ class Service:
         return "; ".join([f"Serving on port {self.web.port}", *self.problems()])
 
     def problems(self) -> list[str]:
-        """Hardware faults in a few words each, for the OLED (the host page has them in full)."""
-        return [
+        """Hardware faults in a few words each, for the OLED (the host page has them in full);
+        a read-only or full disk first."""
+        disk = disk_state(self.data_dir)
+        faults = [f"disk: {disk}"] if disk != "ok" else []
+        return faults + [
             f"{part}: {text}"
             for part, text in self.health.as_json().items()
             if text not in ("ok", "off", "starting") and part != "display"
@@ -571,6 +597,7 @@ class Service:
         if self._mdns is not None:
             self._mdns.close()
         self.table.close()
+        self.lock.release()
         self.notifier.close()
         log.info("Stopped")
         for handler in logging.getLogger().handlers:
@@ -624,6 +651,7 @@ def main(
 
     from calibration.profile import ProfileError
     from companion.config import ConfigError, load
+    from companion.log_check import EXIT_LOG_NEEDS_OWNER
     from companion.store import StoreError
 
     overrides: dict[str, Any] = {}
@@ -647,8 +675,14 @@ def main(
     )
     try:
         service = Service(config, simulate=simulate)
-    except StoreError as exc:
+    except DataDirBusy as exc:
+        log.error("Cannot start: %s", exc)
+        return 1
+    except StoreError as exc:  # the owner must look: systemd does not restart on this code
         log.error("Cannot open the event log: %s", exc)
+        return EXIT_LOG_NEEDS_OWNER
+    except SaveError as exc:
+        log.error("Cannot start: %s", exc)
         return 1
     except ProfileError as exc:  # names the file and the key
         log.error("Cannot start: calibration profile: %s", exc)

@@ -6,12 +6,21 @@ marker naming the entry it reverts instead of deleting anything, so the file is 
 history; replay skips undone entries. The newest game in the file is the current one.
 
 Every log entry, game setups included, takes the next id of one sequence: that id is the
-table's version, increasing across games and restarts.
+table's version, increasing across games and restarts. After each write the id is also noted
+in a small file beside the log (`<log>.acked`), so a log that later holds fewer entries than
+were acknowledged (a damaged write-ahead file, an old copy put back) is noticed, not replayed
+as if nothing had happened (see companion.log_check).
+
+A new log is built under a temporary name and renamed into place, so an existing file is
+always a whole log: an empty (0-byte) file or an SQLite file of another program is refused
+before anything writes to it.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import os
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -20,7 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.atomic_file import disk_fault, disk_state, sync_folder
 from companion.game.protocol import Event
+
+log = logging.getLogger(__name__)
 
 # "CHAC" in ASCII: marks a file as ours, so a stray SQLite database is refused as a log.
 APPLICATION_ID = 0x43484143
@@ -60,6 +72,24 @@ class NotALogError(StoreError):
     """The file exists but is not a Chac Companion log."""
 
 
+class EmptyLogError(StoreError):
+    """The log file exists but holds nothing: its history was lost."""
+
+
+def acked_path(path: str | Path) -> Path:
+    """The small file beside the log that holds the last acknowledged entry's id."""
+    return Path(f"{path}.acked")
+
+
+def read_acked(path: str | Path) -> int | None:
+    """The last acknowledged entry id noted beside the log, or None when there is no note."""
+    try:
+        text = acked_path(path).read_text(encoding="ascii").strip()
+    except (FileNotFoundError, UnicodeDecodeError):
+        return None
+    return int(text) if text.isdigit() else None
+
+
 @dataclass(frozen=True)
 class GameRecord:
     id: int
@@ -90,8 +120,12 @@ def encode(value: Any) -> str:
 def _explain(exc: sqlite3.Error, path: str) -> str:
     text = str(exc)
     lowered = text.lower()
-    if "full" in lowered:
+    # SQLite says "disk I/O error" when the file system turned read-only under it: ask the disk.
+    state = disk_state(Path(path).parent) if path != ":memory:" else "ok"
+    if "full" in lowered or state == "full":
         return f"The disk holding {path} is full ({text})"
+    if state == "read-only":
+        return f"The log {path} cannot be written: {disk_fault(Path(path).parent)}"
     if "readonly" in lowered or "read-only" in lowered:
         return f"The log {path} cannot be written ({text})"
     if "malformed" in lowered or "corrupt" in lowered:
@@ -107,56 +141,57 @@ class Store:
     def __init__(self, path: str | Path, *, readonly: bool = False):
         self.path = str(path)
         self.readonly = readonly
+        self._acked_fd: int | None = None
         try:
             self._db = self._connect()
         except sqlite3.Error as exc:
             if "not a database" in str(exc):
                 raise NotALogError(f"{self.path} is not a Chac Companion log ({exc})") from exc
             raise StoreError(_explain(exc, self.path)) from exc
+        if not readonly and self.path != ":memory:":
+            self._open_acked()
 
     def _connect(self) -> sqlite3.Connection:
-        in_memory = self.path == ":memory:"
-        if not in_memory and Path(self.path).is_dir():
-            raise StoreError(f"{self.path} is a folder, not a log file")
-        if self.readonly:
-            if not Path(self.path).is_file():
-                raise StoreError(f"There is no log file at {self.path}")
-            uri = "file:" + Path(self.path).resolve().as_posix() + "?mode=ro"
-            db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
-        else:
+        if self.path == ":memory:":
             db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            _create_schema(db)
+            return db
+        path = Path(self.path)
+        if path.is_dir():
+            raise StoreError(f"{self.path} is a folder, not a log file")
+        if not path.exists():
+            if self.readonly:
+                raise StoreError(f"There is no log file at {self.path}")
+            _build_new_log(path)
+        elif path.stat().st_size == 0:
+            raise EmptyLogError(
+                f"The log {self.path} is empty (0 bytes): the games it held are lost. "
+                "Run `companion log check` to see what is left beside it, or "
+                "`companion log new` to start a new log on purpose."
+            )
+        db = _open_file(path, self.readonly)
         try:
-            self._prepare(db, fresh=in_memory or self._is_empty(db))
+            self._check_ours(db)  # before anything writes to the file
+            if not self.readonly:
+                # WAL + FULL: a committed transaction is on disk (the WAL is fsynced) on return.
+                mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+                if mode != "wal":
+                    raise StoreError(f"The log {self.path} cannot use write-ahead logging here")
+                db.execute("PRAGMA synchronous=FULL")
+                db.execute("PRAGMA foreign_keys=ON")
+            check = db.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise StoreError(f"The log {self.path} is damaged ({check})")
         except BaseException:
             db.close()
             raise
         return db
 
-    @staticmethod
-    def _is_empty(db: sqlite3.Connection) -> bool:
-        return db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
-
-    def _prepare(self, db: sqlite3.Connection, fresh: bool) -> None:
-        if fresh and self.readonly:
-            raise NotALogError(f"{self.path} is an empty database, not a Chac Companion log")
-        if not self.readonly:
-            # WAL + FULL: a committed transaction is on disk (the WAL is fsynced) on return.
-            mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-            if mode not in ("wal", "memory"):  # "memory": a throwaway in-memory log
-                raise StoreError(f"The log {self.path} cannot use write-ahead logging here")
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute("PRAGMA foreign_keys=ON")
-        if fresh:
-            db.executescript(
-                "BEGIN IMMEDIATE;"
-                + _SCHEMA
-                + f"PRAGMA application_id={APPLICATION_ID};"
-                + f"PRAGMA user_version={SCHEMA_VERSION};"
-                + "COMMIT;"
-            )
-            return
+    def _check_ours(self, db: sqlite3.Connection) -> None:
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
         if app_id != APPLICATION_ID:
+            if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
+                raise NotALogError(f"{self.path} is an empty database, not a Chac Companion log")
             raise NotALogError(f"{self.path} is an SQLite database, but not a Chac Companion log")
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version != SCHEMA_VERSION:
@@ -164,9 +199,22 @@ class Store:
                 f"{self.path} is a log of format {version}; this companion reads format "
                 f"{SCHEMA_VERSION}"
             )
-        check = db.execute("PRAGMA quick_check").fetchone()[0]
-        if check != "ok":
-            raise StoreError(f"The log {self.path} is damaged ({check})")
+
+    def _open_acked(self) -> None:
+        """Keeps the note of the last acknowledged id open; a log from before such notes
+        gets one now."""
+        path = acked_path(self.path)
+        known = read_acked(self.path)
+        try:
+            self._acked_fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:
+            self.close()
+            raise StoreError(
+                f"The log {self.path} cannot be written: {disk_fault(path.parent, exc)}"
+            ) from exc
+        if known is None:
+            self._note_acked(self.last_version())
+            sync_folder(path.parent)
 
     # --- reading -------------------------------------------------------------------------
 
@@ -224,6 +272,28 @@ class Store:
     def last_version(self) -> int:
         return self._one("SELECT coalesce(max(id), 0) FROM log")[0]
 
+    def raw_games(self) -> list[tuple[int, str, str, str, str]]:
+        """Every game as stored (id, name, options, seats, seed), the JSON still as text: for
+        checking a log that may be damaged."""
+        return self._all("SELECT id, name, options, seats, seed FROM games ORDER BY id")
+
+    def raw_entries(self) -> list[tuple[int, int, str, str | None, int | None, list[str]]]:
+        """Every entry as stored (id, game id, kind, command, undoes, events), JSON as text."""
+        events: dict[int, list[str]] = {}
+        for log_id, event in self._all("SELECT log_id, event FROM events ORDER BY log_id, idx"):
+            events.setdefault(log_id, []).append(event)
+        return [
+            (log_id, game_id, kind, command, undoes, events.get(log_id, []))
+            for log_id, game_id, kind, command, undoes in self._all(
+                "SELECT id, game_id, kind, command, undoes FROM log ORDER BY id"
+            )
+        ]
+
+    def integrity(self) -> str:
+        """SQLite's full integrity check of the file: "ok", or what is wrong."""
+        rows = self._all("PRAGMA integrity_check")
+        return "; ".join(row[0] for row in rows[:5])
+
     # --- writing (each call is one durable transaction) ----------------------------------
 
     def add_game(
@@ -264,20 +334,49 @@ class Store:
                 (game_id, None if note is None else encode(note), undoes, time.time()),
             ).lastrowid
 
+    def truncate_after(self, last_good: int) -> None:
+        """Drops every entry after `last_good` (and games left without one) and notes
+        `last_good` as the last acknowledged entry: the owner's repair of a damaged tail.
+        Later entries still take ids above every id ever used."""
+        with self._writing() as db:
+            db.execute("DELETE FROM events WHERE log_id > ?", (last_good,))
+            db.execute("DELETE FROM log WHERE id > ?", (last_good,))
+            db.execute("DELETE FROM games WHERE id NOT IN (SELECT game_id FROM log)")
+        self._note_acked(last_good)
+
     def close(self) -> None:
         self._db.close()
+        if self._acked_fd is not None:
+            os.close(self._acked_fd)
+            self._acked_fd = None
 
     # --- plumbing ------------------------------------------------------------------------
 
     @contextmanager
     def _writing(self) -> Iterator[sqlite3.Connection]:
         if self.readonly:
+            folder = Path(self.path).parent
+            if disk_state(folder) == "read-only":
+                raise StoreError(f"The log {self.path} cannot be changed: {disk_fault(folder)}")
             raise StoreError(f"The log {self.path} is open for reading only")
         try:
             with _transaction(self._db):
                 yield self._db
         except sqlite3.Error as exc:
             raise StoreError(_explain(exc, self.path)) from exc
+        self._note_acked(self.last_version())
+
+    def _note_acked(self, version: int) -> None:
+        """Notes `version` as acknowledged, durably (one fixed-size record rewritten in
+        place). Only a guard: the log itself is the truth, so a failure here is logged, not
+        raised (the entry is committed already)."""
+        if self._acked_fd is None:
+            return
+        try:
+            os.pwrite(self._acked_fd, f"{version:020d}\n".encode("ascii"), 0)
+            os.fdatasync(self._acked_fd)
+        except OSError as exc:
+            log.warning("Could not note entry %d as acknowledged: %s", version, exc)
 
     def _one(self, sql: str, params: tuple = ()) -> Any:
         try:
@@ -290,6 +389,58 @@ class Store:
             return self._db.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
             raise StoreError(_explain(exc, self.path)) from exc
+
+
+def _create_schema(db: sqlite3.Connection) -> None:
+    db.executescript(
+        "BEGIN IMMEDIATE;"
+        + _SCHEMA
+        + f"PRAGMA application_id={APPLICATION_ID};"
+        + f"PRAGMA user_version={SCHEMA_VERSION};"
+        + "COMMIT;"
+    )
+
+
+def _build_new_log(path: Path) -> None:
+    """A new, empty log, built aside and renamed into place: a crash leaves no half-made
+    (or 0-byte) file under the log's name."""
+    building = path.with_name(f".{path.name}.new")
+    for stale in (building, Path(f"{building}-wal"), Path(f"{building}-shm")):
+        stale.unlink(missing_ok=True)
+    db = sqlite3.connect(building, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        _create_schema(db)
+    finally:
+        db.close()  # checkpoints: the whole log is in the one file
+    fd = os.open(building, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(building, path)
+    sync_folder(path.parent)
+
+
+def _open_file(path: Path, readonly: bool) -> sqlite3.Connection:
+    if not readonly:
+        return sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    uri = "file:" + path.resolve().as_posix() + "?mode=ro"
+    db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+    try:
+        db.execute("PRAGMA schema_version").fetchone()
+        return db
+    except sqlite3.OperationalError:
+        db.close()
+        # On a read-only disk SQLite cannot make the WAL's index file; with no WAL left
+        # behind (a clean stop), the file alone is the whole log and may be read as is.
+        wal = Path(f"{path}-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            raise
+    return sqlite3.connect(
+        uri + "&immutable=1", uri=True, check_same_thread=False, isolation_level=None
+    )
 
 
 @contextmanager

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import hmac
 import json
-import os
 import secrets
 import socket
 import threading
 from pathlib import Path
+
+from companion.atomic_file import write_atomically
 
 SEAT_COOKIE = "chac_seat"
 HOST_COOKIE = "chac_host"
@@ -41,7 +42,11 @@ def base_url(port: int, host: str | None = None) -> str:
 
 
 class Access:
-    """Seat tokens, the host PIN and host sessions, persisted as JSON in the data directory."""
+    """Seat tokens, the host PIN and host sessions, persisted as JSON in the data directory.
+
+    Every change is on disk before it takes effect: when the file cannot be written, the
+    change raises companion.atomic_file.SaveError and memory keeps what the disk has.
+    """
 
     def __init__(self, path: Path, data: dict):
         self._path = path
@@ -62,9 +67,7 @@ class Access:
                 "pin": f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}",
                 "host_sessions": [],
             }
-            access = cls(path, data)
-            access._save()
-            return access
+            _save(path, data)
         return cls(path, data)
 
     @property
@@ -92,8 +95,9 @@ class Access:
         """A new host cookie value; the last few stay valid so two host phones can coexist."""
         session = secrets.token_urlsafe(16)
         with self._lock:
-            self._host_sessions = [*self._host_sessions[-7:], session]
-            self._save()
+            sessions = [*self._host_sessions[-7:], session]
+            _save(self._path, self._data(host_sessions=sessions))
+            self._host_sessions = sessions
         return session
 
     def is_host(self, session: str | None) -> bool:
@@ -104,23 +108,21 @@ class Access:
     def reissue_seats(self) -> None:
         """New tokens for every seat (new players): old links and cookies stop working."""
         with self._lock:
-            self._seats = [secrets.token_urlsafe(16) for _ in range(MAX_SEATS)]
-            self._save()
+            seats = [secrets.token_urlsafe(16) for _ in range(MAX_SEATS)]
+            _save(self._path, self._data(seats=seats))
+            self._seats = seats
 
     def join_path(self, seat: int) -> str:
         return f"/join/{self.seat_token(seat)}"
 
-    def _save(self) -> None:
+    def _data(self, **changes: object) -> dict:
         data = {"seats": self._seats, "pin": self._pin, "host_sessions": self._host_sessions}
-        self._path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self._path.with_suffix(".tmp")
-        # Owner-only: the file holds every secret that grants access to the table.
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as out:
-            json.dump(data, out)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, self._path)
+        return {**data, **changes}
+
+
+def _save(path: Path, data: dict) -> None:
+    # Owner-only (write_atomically's default): the file holds every secret to the table.
+    write_atomically(path, json.dumps(data).encode())
 
 
 def join_url(data_dir: str | Path, seat: int, port: int = 8080, host: str | None = None) -> str:

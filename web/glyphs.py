@@ -12,9 +12,10 @@ reload, a second device nor a restart shows the same decipher twice.
 from __future__ import annotations
 
 import json
-import os
 import threading
 from pathlib import Path
+
+from companion.atomic_file import write_atomically
 
 GLYPH_NUMBERS = range(1, 15)
 SHOW_SECONDS = 5
@@ -57,19 +58,12 @@ class HandOuts:
             self._shown = set()
 
     def claim(self, key: str) -> bool:
-        """True the first time `key` is claimed, False ever after."""
+        """True the first time `key` is claimed, False ever after. The claim is on disk
+        before it counts; SaveError when it cannot be (then nothing is claimed)."""
         with self._lock:
             if key in self._shown:
                 return False
-            self._shown.add(key)
-            self._save()
+            shown = self._shown | {key}
+            write_atomically(self._path, json.dumps(sorted(shown)).encode())
+            self._shown = shown
             return True
-
-    def _save(self) -> None:
-        self._path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self._path.with_suffix(".tmp")
-        with open(tmp, "w") as out:
-            json.dump(sorted(self._shown), out)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, self._path)

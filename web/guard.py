@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 from flask import Flask, abort, current_app, jsonify, make_response, request
 
+from companion.atomic_file import SaveError
 from web.access import HOST_COOKIE, SEAT_COOKIE
 
 
@@ -18,6 +19,12 @@ def state():
 
 def install(app: Flask) -> None:
     app.before_request(_check_request)
+    app.register_error_handler(SaveError, _not_saved)
+
+
+def _not_saved(exc: SaveError):
+    """Sign-ins, seat links and glyph hand-outs are saved before they count: nothing changed."""
+    return refuse(503, f"{exc}. Nothing changed; try again once the disk is fixed.")
 
 
 def client_key() -> str:

@@ -3,6 +3,8 @@ stop on SIGTERM, and a SIGKILL in the middle of a game that loses nothing acknow
 
 from __future__ import annotations
 
+import contextlib
+import http.client
 import os
 import re
 import signal
@@ -192,3 +194,77 @@ def test_sigterm_stops_cleanly_with_an_event_stream_open(companions, tmp_path):
     assert "STOPPING=1" in messages
     assert "Stopped" in companion.output
     notify.close()
+
+
+def logged(data: Path) -> dict[int, str]:
+    """Every entry in the log, of every game: id -> kind."""
+    store = Store(data / "events.sqlite", readonly=True)
+    try:
+        return {e.id: e.kind for g in store.games() for e in store.history(g.id)}
+    finally:
+        store.close()
+
+
+def test_sigkill_during_undos_new_games_and_start_up_loses_nothing_acknowledged(
+    companions, tmp_path
+):
+    import copy
+    import random
+
+    data, port = tmp_path / "data", free_port()
+    rng = random.Random(5)
+    acknowledged: list[tuple[int, str]] = []
+
+    def undos(table: HttpTable, stop: threading.Event) -> None:
+        while not stop.is_set():
+            before = copy.deepcopy(table.state)
+            status, body = table.send(table.choose())
+            assert status == 200, body
+            acknowledged.append((body["version"], "command"))
+            status, body = table.host.post("/api/host/undo")
+            assert status == 200, body
+            acknowledged.append((body["version"], "undo"))
+            table.state = before
+
+    def new_games(table: HttpTable, stop: threading.Event) -> None:
+        while not stop.is_set():
+            status, body = table.host.post(
+                "/api/host/new-game", {"seats": SEATS, "seed": rng.randrange(1000)}
+            )
+            assert status == 200, body
+            acknowledged.append((body["version"], "setup"))
+
+    for aim in (undos, new_games):
+        companion = companions(data, port)
+        table = HttpTable(companion.base, companion.ready(), SEATS, seed=rng.randrange(1000))
+        acknowledged.append((table.version, "setup"))
+        stop, count = threading.Event(), len(acknowledged)
+        player = threading.Thread(target=_until_killed, args=(aim, table, stop))
+        player.start()
+        enough = count + 10
+        assert wait_for(lambda n=enough: len(acknowledged) >= n, timeout=60), companion.output
+        time.sleep(rng.uniform(0, 0.05))
+        companion.process.send_signal(signal.SIGKILL)  # in the middle of an undo or a setup
+        player.join(30)
+        stop.set()
+        assert companion.process.wait(10) == -signal.SIGKILL
+        in_log = logged(data)
+        assert all(in_log.get(version) == kind for version, kind in acknowledged)
+
+    for _ in range(3):  # killed while starting: reading the log, opening it, serving
+        companion = companions(data, port)
+        time.sleep(rng.uniform(0.2, 2.5))
+        companion.process.send_signal(signal.SIGKILL)
+        companion.process.wait(10)
+    companion = companions(data, port)
+    companion.ready()
+    status, body = Phone(companion.base).get("/api/table")
+    assert status == 200 and body["version"] == max(logged(data))
+    in_log = logged(data)
+    assert all(in_log.get(version) == kind for version, kind in acknowledged)
+    assert companion.stop() == 0
+
+
+def _until_killed(aim, table, stop) -> None:
+    with contextlib.suppress(OSError, http.client.HTTPException):  # the companion died
+        aim(table, stop)
