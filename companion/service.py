@@ -339,7 +339,10 @@ class Service:
         if not self.real:
             from companion.simulator import Simulator, stock_glyph_pictures
 
-            stock_glyph_pictures(self.data_dir)  # Decipher shows a glyph on a simulated table
+            try:  # Decipher shows a glyph on a simulated table
+                stock_glyph_pictures(self.data_dir)
+            except SaveError as exc:  # a read-only or full disk: the table still serves views
+                log.warning("No stand-in glyph pictures: %s", exc)
             self.simulator = Simulator(
                 self.buttons, self.camera, self._display, config.buttons.hold_time
             )
