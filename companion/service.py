@@ -277,9 +277,13 @@ class Service:
         simulate: bool = False,
         limits: Any = None,
         sim_seed: int | None = None,
+        fixed_seeds: bool = False,
     ):
         """`limits`: the web app's request rate limits (web.app.Limits; default: its own);
-        `sim_seed` fixes the simulated tray's look and throws (default: a fresh one)."""
+        `sim_seed` fixes the simulated tray's look and throws (default: a fresh one);
+        `fixed_seeds` lets the host seed games (tests and benchmarks replaying recorded
+        games; the pages then say the hidden cards are not secret)."""
+        self._fixed_seeds = fixed_seeds
         keep_large_buffers_out_of_the_heap()  # before the camera's first frame
         self._sim_seed = time.time_ns() % 2**32 if sim_seed is None else sim_seed
         self.config = config
@@ -404,6 +408,8 @@ class Service:
             camera_frame=self.rolls.camera_jpeg,
             public_port=self.config.web.port,
             limits=limits,
+            names=[f"{self.config.mdns.name}.local"] if self.config.mdns.enabled else [],
+            fixed_seeds=self._fixed_seeds,
         )
         sim.install(app, self)
         self._attach_calibration(app)

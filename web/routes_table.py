@@ -13,7 +13,7 @@ bp = Blueprint("table_api", __name__, url_prefix="/api/table")
 
 @bp.get("")
 def view():
-    return jsonify(table_payload(state().table))
+    return jsonify(table_payload(state().table, state().fixed_seeds))
 
 
 @bp.get("/board")
@@ -33,8 +33,8 @@ def board():
 
 @bp.get("/stream")
 def stream():
-    table = state().table
-    return event_stream(state().broadcaster.stream(lambda: table_payload(table)))
+    table, fixed_seeds = state().table, state().fixed_seeds
+    return event_stream(state().broadcaster.stream(lambda: table_payload(table, fixed_seeds)))
 
 
 def event_stream(events) -> Response:
