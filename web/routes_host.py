@@ -52,7 +52,7 @@ def stream():
         payload["joins"] = join_links(web, base)
         return payload
 
-    return event_stream(state().broadcaster.stream(render))
+    return event_stream(state().broadcaster.stream(render, client_key()))
 
 
 @bp.post("/new-game")
