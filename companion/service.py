@@ -65,8 +65,9 @@ class CameraWorker:
     """Reads the camera at a steady rate on its own thread; survives the camera going away.
 
     `on_frame(frame)` runs on this thread for every frame. A CameraError closes the camera,
-    reports the error through `health`, and the camera is reopened after `retry_after`
-    seconds, for as long as the service runs.
+    reports the error through `health`, calls `on_lost()` (the last frame is no longer what
+    the camera sees), and the camera is reopened after `retry_after` seconds, for as long as
+    the service runs.
     """
 
     def __init__(
@@ -76,9 +77,11 @@ class CameraWorker:
         health: Health,
         fps: float,
         retry_after: float,
+        on_lost: Callable[[], None] = lambda: None,
     ):
         self.camera = camera
         self.on_frame = on_frame
+        self.on_lost = on_lost
         self.health = health
         self.period = 1.0 / fps
         self.retry_after = retry_after
@@ -133,6 +136,7 @@ class CameraWorker:
         if self.health.camera != message:
             log.warning("Camera: %s Retrying every %g s.", message, self.retry_after)
         self.health.set("camera", message)
+        self.on_lost()
         try:
             self.camera.close()
         except Exception:
@@ -329,7 +333,12 @@ class Service:
         if self.camera is not None:
             cam = config.camera
             self.camera_worker = CameraWorker(
-                self.camera, self.rolls.on_frame, self.health, cam.fps, cam.retry_after
+                self.camera,
+                self.rolls.on_frame,
+                self.health,
+                cam.fps,
+                cam.retry_after,
+                on_lost=self.rolls.camera_lost,
             )
             self.profile.subscribe(self._recalibrated)
         else:
