@@ -1,11 +1,15 @@
 """Benchmark of the pages on loopback: JSON view latency, command -> page update with 12 live
-SSE clients, and the serving process's memory.
+SSE clients and 100 idle ones open, and the serving process's memory.
 
-    .venv/bin/python bench/web.py [--commands 120] [--requests 300] [--clients 12]
+    .venv/bin/python bench/web.py [--commands 120] [--requests 300] [--clients 12] [--idle 100]
 
-The server runs in a child process (waitress, as in production; rate limits raised, since
-every client here shares one address); this process plays a recorded random game through
-the host and seat APIs and times how long each command takes to reach every open stream.
+The companion runs in a child process as `companion run --simulate` assembles it: waitress
+with its default threads, the simulated camera read by the dice reader at its frame rate, the
+OLED drawn, the buttons polled (rate limits raised, since every client here shares loopback;
+fixed seeds allowed, so that recorded games can be replayed). This process opens `--idle`
+event streams that only listen, each from its own loopback address (127.0.1.x) as phones
+each have theirs, then plays recorded random games through the host and seat APIs and times
+how long each command takes to reach every live page.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import socket
 import statistics
 import subprocess
 import sys
@@ -28,19 +33,38 @@ NAMES = ["Ana", "Ben", "Caro", "Dan"]
 SEED = 2024
 
 
-def serve(data_dir: str) -> None:
-    """Child process: a Table and the web app on waitress at a free loopback port."""
-    from companion.table import Table
-    from web.app import Limits, create_app
-    from web.server import WebServer
+def serve(data_dir: str, port: int) -> None:
+    """Child process: the companion's Service on simulated hardware, camera and OLED running."""
+    import logging
 
-    table = Table.open(Path(data_dir) / "events.sqlite")
-    app = create_app(table, data_dir, limits=Limits(reads=(1e6, 1e6), writes=(1e6, 1e6)))
-    server = WebServer(app, "127.0.0.1", 0, threads=48)
-    print(server.port, flush=True)
-    threading.Thread(target=lambda: (sys.stdin.read(), server.stop()), daemon=True).start()
-    server.serve()
-    table.close()
+    from companion import config
+    from companion.service import Service
+    from web.app import Limits
+
+    logging.basicConfig(level=logging.WARNING)
+    overrides = {"hardware": "sim", "data_dir": data_dir, "web.host": "127.0.0.1", "web.port": port}
+    service = Service(
+        config.load(overrides=overrides),
+        simulate=True,
+        limits=Limits(reads=(1e6, 1e6), writes=(1e6, 1e6)),
+        fixed_seeds=True,
+    )
+    threading.Thread(target=lambda: (sys.stdin.read(), service.stop()), daemon=True).start()
+    sys.exit(service.run())
+
+
+def wait_for_pin(data_dir: str, port: int, child: subprocess.Popen) -> str:
+    """The host PIN, once the companion answers on `port`."""
+    from web.access import Access
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and child.poll() is None:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return Access.load(data_dir).pin
+        except (OSError, ValueError, KeyError):
+            time.sleep(0.2)
+    raise RuntimeError("the companion did not start")
 
 
 class Client:
@@ -67,9 +91,11 @@ class Client:
 class StreamClient(threading.Thread):
     """An open page: reads its event stream and notes when each version arrived."""
 
-    def __init__(self, port: int, path: str, cookie: str):
+    def __init__(self, port: int, path: str, cookie: str, source: str = "127.0.0.1"):
         super().__init__(daemon=True)
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.conn = http.client.HTTPConnection(
+            "127.0.0.1", port, timeout=60, source_address=(source, 0)
+        )
         self.conn.request("GET", path, headers={"Cookie": cookie} if cookie else {})
         self.response = self.conn.getresponse()
         assert self.response.status == 200, (path, self.response.status)
@@ -115,10 +141,11 @@ def main() -> int:
     parser.add_argument("--commands", type=int, default=120)
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--clients", type=int, default=12)
-    parser.add_argument("--serve", help=argparse.SUPPRESS)
+    parser.add_argument("--idle", type=int, default=100, help="idle event streams open")
+    parser.add_argument("--serve", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve)
+        serve(args.serve[0], int(args.serve[1]))
         return 0
 
     from companion.game import load_game
@@ -134,14 +161,17 @@ def main() -> int:
         total += len(moves)
         seed += 1
     with tempfile.TemporaryDirectory() as data_dir:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
         child = subprocess.Popen(
-            [sys.executable, __file__, "--serve", data_dir],
+            [sys.executable, __file__, "--serve", data_dir, str(port)],
             stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
             text=True,
         )
         try:
-            port = int(child.stdout.readline())
+            wait_for_pin(data_dir, port, child)
             access = Access.load(data_dir)
             host = Client(port)
             assert host.request("POST", "/api/host/login", {"pin": access.pin})[0] == 200
@@ -165,7 +195,15 @@ def main() -> int:
                     assert status == 200
                 print(f"  {name} view  {percentiles(samples)}")
 
-            # 2. Command -> page update with live SSE clients.
+            # 2. Command -> page update with live SSE clients, idle streams open beside them.
+            idle = [
+                StreamClient(port, "/api/table/stream", "", f"127.0.1.{i % 250 + 1}")
+                for i in range(args.idle)
+            ]
+            for stream in idle:
+                stream.start()
+            for stream in idle:
+                assert stream.ready.wait(30), "an idle stream got no view"
             streams = []
             for i in range(args.clients):
                 if i < len(NAMES):
@@ -197,14 +235,16 @@ def main() -> int:
                     raise RuntimeError(f"version {version} did not reach every page in 5 s")
                 updates.extend(s.arrivals[version] - started for s in streams)
             rss, peak = rss_kib(child.pid)
+            lost = sum(1 for stream in idle if not stream.is_alive())
             print(
                 f"Commands ({total} from {len(games)} random games) with {args.clients} live pages"
+                f" and {args.idle} idle streams open ({lost} of them ended)"
             )
             print(f"  POST command   {percentiles(posts)}")
             print(f"  page updated   {percentiles(updates)}   (command sent -> view on a page)")
             print(
                 f"Server memory: {idle_rss / 1024:.1f} MiB idle, {rss / 1024:.1f} MiB with "
-                f"{args.clients} pages open (peak {peak / 1024:.1f} MiB)"
+                f"{args.clients + args.idle} streams open (peak {peak / 1024:.1f} MiB)"
             )
         finally:
             child.stdin.close()
