@@ -54,7 +54,10 @@ def own_host(host: str, names: frozenset[str]) -> bool:
     """Whether a Host header names this companion: an IP address (a page another site serves
     cannot have one as its origin) or one of its own names. A foreign name is what a DNS
     rebinding attack sends: its page, served from its name, then talks to our address."""
-    name = urlsplit("//" + host).hostname
+    try:
+        name = urlsplit("//" + host).hostname
+    except ValueError:  # e.g. an unclosed IPv6 bracket
+        return False
     if not name:
         return False
     try:

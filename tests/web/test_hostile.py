@@ -82,7 +82,8 @@ def test_the_companions_own_names_and_addresses_are_answered(table, data_dir):
     client = app.test_client()
     for host in ("localhost", "127.0.0.1:8080", "192.168.1.20:8080", "[::1]:8080", "CHAC.local"):
         assert client.get("/api/table", headers={"Host": host}).status_code == 200, host
-    assert client.get("/api/table", headers={"Host": "chac.example"}).status_code == 421
+    for foreign in ("chac.example", "[::1", "127.0.0.1.evil.example"):
+        assert client.get("/api/table", headers={"Host": foreign}).status_code == 421, foreign
     app.extensions["chac"].broadcaster.close()
 
 
