@@ -17,6 +17,8 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
+import selectors
 import socket
 import statistics
 import subprocess
@@ -91,11 +93,9 @@ class Client:
 class StreamClient(threading.Thread):
     """An open page: reads its event stream and notes when each version arrived."""
 
-    def __init__(self, port: int, path: str, cookie: str, source: str = "127.0.0.1"):
+    def __init__(self, port: int, path: str, cookie: str):
         super().__init__(daemon=True)
-        self.conn = http.client.HTTPConnection(
-            "127.0.0.1", port, timeout=60, source_address=(source, 0)
-        )
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         self.conn.request("GET", path, headers={"Cookie": cookie} if cookie else {})
         self.response = self.conn.getresponse()
         assert self.response.status == 200, (path, self.response.status)
@@ -114,6 +114,46 @@ class StreamClient(threading.Thread):
                 version = None
 
 
+class IdleStreams(threading.Thread):
+    """Open pages nobody looks at: raw sockets, each from its own loopback address, drained by
+    one thread (so that the measuring process spends its time on the live pages)."""
+
+    def __init__(self, port: int, count: int):
+        super().__init__(daemon=True)
+        self.selector = selectors.DefaultSelector()
+        self.answered: set[socket.socket] = set()
+        self.ended = 0
+        request = b"GET /api/table/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        for i in range(count):
+            sock = socket.create_connection(
+                ("127.0.0.1", port), timeout=30, source_address=(f"127.0.1.{i % 250 + 1}", 0)
+            )
+            sock.sendall(request)
+            sock.setblocking(False)
+            self.selector.register(sock, selectors.EVENT_READ)
+
+    def run(self) -> None:
+        while self.selector.get_map():
+            for key, _ in self.selector.select(timeout=1.0):
+                sock = key.fileobj
+                try:
+                    data = sock.recv(65536)
+                except BlockingIOError:
+                    continue
+                if data:
+                    self.answered.add(sock)
+                else:  # the server ended this stream
+                    self.ended += 1
+                    self.selector.unregister(sock)
+                    sock.close()
+
+    def wait_answered(self, count: int, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while len(self.answered) < count and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return len(self.answered) >= count
+
+
 def new_game(host: Client, seed: int, moves: list) -> list:
     """Start the recorded game `seed` on the server; its commands follow."""
     status, answer = host.request(
@@ -127,6 +167,12 @@ def percentiles(samples: list[float]) -> str:
     ms = sorted(s * 1000 for s in samples)
     p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
     return f"p50 {statistics.median(ms):6.2f} ms   p99 {p99:6.2f} ms   (n={len(ms)})"
+
+
+def cpu_s(pid: int) -> float:
+    """CPU time (user + system) the process has used, in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_kib(pid: int) -> tuple[int, int]:
@@ -196,14 +242,9 @@ def main() -> int:
                 print(f"  {name} view  {percentiles(samples)}")
 
             # 2. Command -> page update with live SSE clients, idle streams open beside them.
-            idle = [
-                StreamClient(port, "/api/table/stream", "", f"127.0.1.{i % 250 + 1}")
-                for i in range(args.idle)
-            ]
-            for stream in idle:
-                stream.start()
-            for stream in idle:
-                assert stream.ready.wait(30), "an idle stream got no view"
+            idle = IdleStreams(port, args.idle)
+            idle.start()
+            assert idle.wait_answered(args.idle, 60), "an idle stream got no view"
             streams = []
             for i in range(args.clients):
                 if i < len(NAMES):
@@ -217,6 +258,7 @@ def main() -> int:
             for stream in streams:
                 assert stream.ready.wait(10)
             posts, updates = [], []
+            cpu_before, wall_before = cpu_s(child.pid), time.perf_counter()
             for command in (c for seed, moves in games for c in new_game(host, seed, moves)):
                 body = command.to_json()
                 client = host if command.seat is None else seats[command.seat]
@@ -234,14 +276,20 @@ def main() -> int:
                 else:
                     raise RuntimeError(f"version {version} did not reach every page in 5 s")
                 updates.extend(s.arrivals[version] - started for s in streams)
+            cpu = cpu_s(child.pid) - cpu_before
+            wall = time.perf_counter() - wall_before
             rss, peak = rss_kib(child.pid)
-            lost = sum(1 for stream in idle if not stream.is_alive())
+            lost = idle.ended
             print(
                 f"Commands ({total} from {len(games)} random games) with {args.clients} live pages"
                 f" and {args.idle} idle streams open ({lost} of them ended)"
             )
             print(f"  POST command   {percentiles(posts)}")
             print(f"  page updated   {percentiles(updates)}   (command sent -> view on a page)")
+            print(
+                f"  server CPU     {cpu / total * 1000:6.2f} ms per command (camera and OLED "
+                f"included: {cpu / wall:.0%} of a core over {wall:.1f} s)"
+            )
             print(
                 f"Server memory: {idle_rss / 1024:.1f} MiB idle, {rss / 1024:.1f} MiB with "
                 f"{args.clients + args.idle} streams open (peak {peak / 1024:.1f} MiB)"

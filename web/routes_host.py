@@ -52,7 +52,7 @@ def stream():
         payload["joins"] = join_links(web, base)
         return payload
 
-    return event_stream(state().broadcaster.stream(render, client_key()))
+    return event_stream(state().broadcaster.stream(render, client_key(), view=f"host {base}"))
 
 
 @bp.post("/new-game")

@@ -25,7 +25,8 @@ def view():
 def stream():
     seat = require_seat()
     table = state().table
-    return event_stream(state().broadcaster.stream(lambda: seat_payload(table, seat), client_key()))
+    render = lambda: seat_payload(table, seat)  # noqa: E731
+    return event_stream(state().broadcaster.stream(render, client_key(), view=f"seat {seat}"))
 
 
 @bp.post("/command")

@@ -35,7 +35,7 @@ def board():
 def stream():
     table, fixed_seeds = state().table, state().fixed_seeds
     render = lambda: table_payload(table, fixed_seeds)  # noqa: E731
-    return event_stream(state().broadcaster.stream(render, client_key()))
+    return event_stream(state().broadcaster.stream(render, client_key(), view="table"))
 
 
 def event_stream(events) -> Response:

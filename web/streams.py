@@ -23,6 +23,8 @@ from typing import Any
 
 HEARTBEAT_S = 15.0  # keeps an idle stream open and lets the page notice a dead one
 RETRY_MS = 1000  # EventSource's first reconnect delay; the page adds its own backoff
+PING = b"event: ping\ndata: {}\n\n"  # an event, so the page can watch for it
+BYE = b"event: bye\ndata: {}\n\n"
 BUSY_RETRY_MS = 10_000  # a stream turned away: the page tries again this much later
 PER_CLIENT = 8  # a phone's table, seat and host pages, and streams of pages it reopened
 
@@ -63,6 +65,9 @@ class Broadcaster:
         self._listeners: dict[Listener, None] = {}  # oldest first
         self._lock = threading.Lock()
         self._closed = False
+        self._version = 0  # the table's latest version announced
+        self._texts: dict[str, tuple[int, bytes]] = {}  # view -> (its version, its event)
+        self._render_locks: dict[str, threading.Lock] = {}
         self._unsubscribe = subscribe(self._on_change)
 
     @property
@@ -70,6 +75,7 @@ class Broadcaster:
         return len(self._listeners)
 
     def _on_change(self, version: int) -> None:
+        self._version = max(self._version, version)
         self.notify_all()
 
     def notify_all(self) -> None:
@@ -82,40 +88,56 @@ class Broadcaster:
         self,
         render: Callable[[], dict[str, Any]],
         client: str = "",
+        view: str = "",
         heartbeat_s: float = HEARTBEAT_S,
-    ) -> Iterator[str]:
-        """SSE text: the current view at once, then a new view after every change.
+    ) -> Iterator[bytes]:
+        """SSE text, UTF-8: the current view at once, then a new view after every change.
 
         The stream listens from its first chunk on: a response dropped before it is sent (a
         HEAD request, a client gone before its turn) leaves nothing behind, since a generator
-        never started never runs its cleanup. `client` is whom the bounds count it for."""
+        never started never runs its cleanup. `client` is whom the bounds count it for.
+        Streams with the same `view` (e.g. "table", "seat:2") get the same text after a change:
+        it is rendered once for all of them, not once per open page."""
         listener = Listener(client)
         with self._lock:
             if self._closed:
                 return
             admitted = self._admit(listener)
         if not admitted:
-            yield f"retry: {BUSY_RETRY_MS}\n\n"
-            yield "event: bye\ndata: {}\n\n"
+            yield f"retry: {BUSY_RETRY_MS}\n\n".encode()
+            yield BYE
             return
         try:
-            yield f"retry: {RETRY_MS}\n\n"
+            yield f"retry: {RETRY_MS}\n\n".encode()
             yield _event(render())
             while not listener.closed:
                 if listener.wait(heartbeat_s):
                     if listener.closed:
                         break
                     try:
-                        payload = render()
+                        text = self._rendered(view, render) if view else _event(render())
                     except ValueError:  # e.g. a new game without this page's seat
                         break
-                    yield _event(payload)
+                    yield text
                 else:
-                    yield "event: ping\ndata: {}\n\n"  # an event, so the page can watch for it
-            yield "event: bye\ndata: {}\n\n"
+                    yield PING
+            yield BYE
         finally:
             with self._lock:
                 self._listeners.pop(listener, None)
+
+    def _rendered(self, view: str, render: Callable[[], dict[str, Any]]) -> bytes:
+        """The event for `view` at the table's latest version, rendered by the first stream
+        that asks (the others wait for it rather than render the same view again)."""
+        with self._lock:
+            lock = self._render_locks.setdefault(view, threading.Lock())
+        with lock:
+            version, text = self._texts.get(view, (-1, b""))
+            if version < self._version:
+                payload = render()
+                version, text = payload.get("version", 0), _event(payload)
+                self._texts[view] = (version, text)
+            return text
 
     def _admit(self, listener: Listener) -> bool:
         """Make room for `listener` within the bounds (under the lock); False: turned away."""
@@ -152,6 +174,6 @@ class Broadcaster:
         self._unsubscribe()
 
 
-def _event(payload: dict[str, Any]) -> str:
+def _event(payload: dict[str, Any]) -> bytes:
     data = json.dumps(payload, separators=(",", ":"))
-    return f"id: {payload.get('version', 0)}\nevent: view\ndata: {data}\n\n"
+    return f"id: {payload.get('version', 0)}\nevent: view\ndata: {data}\n\n".encode()

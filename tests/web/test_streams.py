@@ -15,7 +15,7 @@ from companion.game.protocol import Command
 from web.access import HOST_COOKIE
 from web.app import Limits, create_app
 from web.server import WebServer
-from web.streams import BUSY_RETRY_MS, PER_CLIENT
+from web.streams import BUSY_RETRY_MS, PER_CLIENT, Broadcaster
 
 
 def events(response):
@@ -203,3 +203,27 @@ def test_a_thousand_streams_from_one_client_leave_commands_answering(table, data
             sock.close()
         server.stop(wait=True)
         thread.join(10)
+
+
+def test_pages_showing_the_same_view_share_one_rendering_of_each_change():
+    """A change is rendered once per view, not once per open page (a hundred open table
+    pages would otherwise delay every page's update)."""
+    changed = []
+    broadcaster = Broadcaster(lambda callback: changed.append(callback) or (lambda: None))
+    version = [1]
+    renders = []
+
+    def render():
+        renders.append(version[0])
+        return {"version": version[0]}
+
+    streams = [broadcaster.stream(render, client=f"phone {i}", view="table") for i in range(20)]
+    for stream in streams:
+        next(stream), next(stream)  # retry, then the view as it is
+    renders.clear()
+    version[0] = 2
+    changed[0](2)
+    texts = {next(stream) for stream in streams}
+    assert texts == {b'id: 2\nevent: view\ndata: {"version":2}\n\n'}
+    assert renders == [2]
+    broadcaster.close()
