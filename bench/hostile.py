@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT / "tests" / "web"))
 sys.path.insert(0, str(ROOT / "tests" / "service"))
 
 SEATS = ["Ana", "Ben", "Caro", "Dan"]
+PAGES = ["table", "host", *(f"seat {i}" for i in range(len(SEATS)))]
 
 
 def serve(data_dir: str, port: int) -> None:
@@ -122,6 +123,10 @@ def main() -> int:
             for what, status in errors[:20]:
                 print(f"  {status}: {what}")
             print(f"views unchanged: {'yes' if after == before else 'NO'}")
+            for page, (old, new) in zip(PAGES, zip(before, after, strict=True), strict=False):
+                changed = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+                if changed:
+                    print(f"  the {page} page's {', '.join(changed)} changed")
             return 1 if errors or after != before else 0
         finally:
             if child.stdin:

@@ -4,7 +4,7 @@ and without valid cookies. Every one must get a 4xx answer and change nothing a 
 
 Used by tests/web/test_hostile.py (a sample) and bench/hostile.py (10,000 on the running
 companion). Requests that a valid cookie could turn into a real action (undo, new QR codes,
-a throw on the simulated table) are sent only without one, or with a body that cannot parse.
+a throw on the simulated table) are sent only without one, or with a forged one.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ CHECKED_POSTS = {
     "/api/host/calibration/roll": ["faces"],
     "/api/host/calibration/number": ["number"],
 }
-# Endpoints that act on an empty or any body: hostile only without a cookie, or unparsable.
+# Endpoints that act on an empty or any body: hostile only without a valid cookie.
 ACTING_POSTS = [
     "/api/host/undo",
     "/api/host/reissue",
@@ -164,14 +164,15 @@ def hostile_requests(
             what, data = body(rng, CHECKED_POSTS[path])
             raw = request("POST", path.encode(), headers={**headers, **json_type}, data=data)
             out.append(Hostile(f"POST {path}: {what}", raw))
-        elif kind == 5:  # an acting POST: no cookie, or a body that cannot parse
+        elif kind == 5:  # an acting POST, never with a valid cookie (it would act)
             path = rng.choice(acting)
-            if rng.random() < 0.5:
-                headers = {}
-                data = body(rng, ["button", "count", "values", "plugged"])[1]
-            else:
-                data = deep(3000, rng).encode()
-            raw = request("POST", path.encode(), headers={**headers, **json_type}, data=data)
+            forged = rng.choice([{}, {b"Cookie": b"chac_host=forged"}, {b"Cookie": b"chac_seat="}])
+            data = rng.choice([b"{}", b"[]", deep(3000, rng).encode(), b"\xff"])
+            if path.startswith("/api/sim/"):  # this machine's own controls act without a cookie
+                data = rng.choice(
+                    [b"[]", deep(3000, rng).encode(), b"\xff", '{"count": "７"}'.encode()]
+                )
+            raw = request("POST", path.encode(), headers={**forged, **json_type}, data=data)
             out.append(Hostile(f"POST {path} (refused)", raw))
         elif kind == 6:  # a NUL or another control byte somewhere in the request line
             target = rng.choice(GETS + list(CHECKED_POSTS)).encode()
