@@ -258,6 +258,10 @@ def main() -> int:
             for stream in streams:
                 assert stream.ready.wait(10)
             posts, updates = [], []
+            # What the camera, the OLED and the open streams cost with nothing happening.
+            cpu_before, wall_before = cpu_s(child.pid), time.perf_counter()
+            time.sleep(3)
+            resting = (cpu_s(child.pid) - cpu_before) / (time.perf_counter() - wall_before)
             cpu_before, wall_before = cpu_s(child.pid), time.perf_counter()
             for command in (c for seed, moves in games for c in new_game(host, seed, moves)):
                 body = command.to_json()
@@ -287,8 +291,8 @@ def main() -> int:
             print(f"  POST command   {percentiles(posts)}")
             print(f"  page updated   {percentiles(updates)}   (command sent -> view on a page)")
             print(
-                f"  server CPU     {cpu / total * 1000:6.2f} ms per command (camera and OLED "
-                f"included: {cpu / wall:.0%} of a core over {wall:.1f} s)"
+                f"  server CPU     {(cpu - resting * wall) / total * 1000:6.2f} ms per command, "
+                f"beside {resting:.0%} of a core at rest (camera, dice reader, OLED)"
             )
             print(
                 f"Server memory: {idle_rss / 1024:.1f} MiB idle, {rss / 1024:.1f} MiB with "
