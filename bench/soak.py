@@ -68,7 +68,9 @@ def serve(data_dir: str, port: int, fps: float, trace: bool = False) -> None:
             "camera.fps": fps,
         }
     )
-    service = Service(cfg, simulate=True, limits=Limits(reads=(1e6, 1e6), writes=(1e6, 1e6)))
+    limits = Limits(reads=(1e6, 1e6), writes=(1e6, 1e6))
+    # fixed seeds: the soak's shadow engine replays each game from the seed it gave
+    service = Service(cfg, simulate=True, limits=limits, fixed_seeds=True)
     sys.exit(service.run())
 
 

@@ -1,11 +1,15 @@
 """Benchmark of the pages on loopback: JSON view latency, command -> page update with 12 live
-SSE clients, and the serving process's memory.
+SSE clients and 100 idle ones open, and the serving process's memory.
 
-    .venv/bin/python bench/web.py [--commands 120] [--requests 300] [--clients 12]
+    .venv/bin/python bench/web.py [--commands 120] [--requests 300] [--clients 12] [--idle 100]
 
-The server runs in a child process (waitress, as in production; rate limits raised, since
-every client here shares one address); this process plays a recorded random game through
-the host and seat APIs and times how long each command takes to reach every open stream.
+The companion runs in a child process as `companion run --simulate` assembles it: waitress
+with its default threads, the simulated camera read by the dice reader at its frame rate, the
+OLED drawn, the buttons polled (rate limits raised, since every client here shares loopback;
+fixed seeds allowed, so that recorded games can be replayed). This process opens `--idle`
+event streams that only listen, each from its own loopback address (127.0.1.x) as phones
+each have theirs, then plays recorded random games through the host and seat APIs and times
+how long each command takes to reach every live page.
 """
 
 from __future__ import annotations
@@ -13,6 +17,9 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
+import selectors
+import socket
 import statistics
 import subprocess
 import sys
@@ -28,19 +35,38 @@ NAMES = ["Ana", "Ben", "Caro", "Dan"]
 SEED = 2024
 
 
-def serve(data_dir: str) -> None:
-    """Child process: a Table and the web app on waitress at a free loopback port."""
-    from companion.table import Table
-    from web.app import Limits, create_app
-    from web.server import WebServer
+def serve(data_dir: str, port: int) -> None:
+    """Child process: the companion's Service on simulated hardware, camera and OLED running."""
+    import logging
 
-    table = Table.open(Path(data_dir) / "events.sqlite")
-    app = create_app(table, data_dir, limits=Limits(reads=(1e6, 1e6), writes=(1e6, 1e6)))
-    server = WebServer(app, "127.0.0.1", 0, threads=48)
-    print(server.port, flush=True)
-    threading.Thread(target=lambda: (sys.stdin.read(), server.stop()), daemon=True).start()
-    server.serve()
-    table.close()
+    from companion import config
+    from companion.service import Service
+    from web.app import Limits
+
+    logging.basicConfig(level=logging.WARNING)
+    overrides = {"hardware": "sim", "data_dir": data_dir, "web.host": "127.0.0.1", "web.port": port}
+    service = Service(
+        config.load(overrides=overrides),
+        simulate=True,
+        limits=Limits(reads=(1e6, 1e6), writes=(1e6, 1e6)),
+        fixed_seeds=True,
+    )
+    threading.Thread(target=lambda: (sys.stdin.read(), service.stop()), daemon=True).start()
+    sys.exit(service.run())
+
+
+def wait_for_pin(data_dir: str, port: int, child: subprocess.Popen) -> str:
+    """The host PIN, once the companion answers on `port`."""
+    from web.access import Access
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and child.poll() is None:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return Access.load(data_dir).pin
+        except (OSError, ValueError, KeyError):
+            time.sleep(0.2)
+    raise RuntimeError("the companion did not start")
 
 
 class Client:
@@ -69,7 +95,7 @@ class StreamClient(threading.Thread):
 
     def __init__(self, port: int, path: str, cookie: str):
         super().__init__(daemon=True)
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         self.conn.request("GET", path, headers={"Cookie": cookie} if cookie else {})
         self.response = self.conn.getresponse()
         assert self.response.status == 200, (path, self.response.status)
@@ -88,6 +114,46 @@ class StreamClient(threading.Thread):
                 version = None
 
 
+class IdleStreams(threading.Thread):
+    """Open pages nobody looks at: raw sockets, each from its own loopback address, drained by
+    one thread (so that the measuring process spends its time on the live pages)."""
+
+    def __init__(self, port: int, count: int):
+        super().__init__(daemon=True)
+        self.selector = selectors.DefaultSelector()
+        self.answered: set[socket.socket] = set()
+        self.ended = 0
+        request = b"GET /api/table/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        for i in range(count):
+            sock = socket.create_connection(
+                ("127.0.0.1", port), timeout=30, source_address=(f"127.0.1.{i % 250 + 1}", 0)
+            )
+            sock.sendall(request)
+            sock.setblocking(False)
+            self.selector.register(sock, selectors.EVENT_READ)
+
+    def run(self) -> None:
+        while self.selector.get_map():
+            for key, _ in self.selector.select(timeout=1.0):
+                sock = key.fileobj
+                try:
+                    data = sock.recv(65536)
+                except BlockingIOError:
+                    continue
+                if data:
+                    self.answered.add(sock)
+                else:  # the server ended this stream
+                    self.ended += 1
+                    self.selector.unregister(sock)
+                    sock.close()
+
+    def wait_answered(self, count: int, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while len(self.answered) < count and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return len(self.answered) >= count
+
+
 def new_game(host: Client, seed: int, moves: list) -> list:
     """Start the recorded game `seed` on the server; its commands follow."""
     status, answer = host.request(
@@ -103,6 +169,12 @@ def percentiles(samples: list[float]) -> str:
     return f"p50 {statistics.median(ms):6.2f} ms   p99 {p99:6.2f} ms   (n={len(ms)})"
 
 
+def cpu_s(pid: int) -> float:
+    """CPU time (user + system) the process has used, in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kib(pid: int) -> tuple[int, int]:
     fields = dict(
         line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
@@ -115,10 +187,11 @@ def main() -> int:
     parser.add_argument("--commands", type=int, default=120)
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--clients", type=int, default=12)
-    parser.add_argument("--serve", help=argparse.SUPPRESS)
+    parser.add_argument("--idle", type=int, default=100, help="idle event streams open")
+    parser.add_argument("--serve", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve)
+        serve(args.serve[0], int(args.serve[1]))
         return 0
 
     from companion.game import load_game
@@ -134,14 +207,17 @@ def main() -> int:
         total += len(moves)
         seed += 1
     with tempfile.TemporaryDirectory() as data_dir:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
         child = subprocess.Popen(
-            [sys.executable, __file__, "--serve", data_dir],
+            [sys.executable, __file__, "--serve", data_dir, str(port)],
             stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
             text=True,
         )
         try:
-            port = int(child.stdout.readline())
+            wait_for_pin(data_dir, port, child)
             access = Access.load(data_dir)
             host = Client(port)
             assert host.request("POST", "/api/host/login", {"pin": access.pin})[0] == 200
@@ -165,7 +241,10 @@ def main() -> int:
                     assert status == 200
                 print(f"  {name} view  {percentiles(samples)}")
 
-            # 2. Command -> page update with live SSE clients.
+            # 2. Command -> page update with live SSE clients, idle streams open beside them.
+            idle = IdleStreams(port, args.idle)
+            idle.start()
+            assert idle.wait_answered(args.idle, 60), "an idle stream got no view"
             streams = []
             for i in range(args.clients):
                 if i < len(NAMES):
@@ -179,6 +258,11 @@ def main() -> int:
             for stream in streams:
                 assert stream.ready.wait(10)
             posts, updates = [], []
+            # What the camera, the OLED and the open streams cost with nothing happening.
+            cpu_before, wall_before = cpu_s(child.pid), time.perf_counter()
+            time.sleep(3)
+            resting = (cpu_s(child.pid) - cpu_before) / (time.perf_counter() - wall_before)
+            cpu_before, wall_before = cpu_s(child.pid), time.perf_counter()
             for command in (c for seed, moves in games for c in new_game(host, seed, moves)):
                 body = command.to_json()
                 client = host if command.seat is None else seats[command.seat]
@@ -196,15 +280,23 @@ def main() -> int:
                 else:
                     raise RuntimeError(f"version {version} did not reach every page in 5 s")
                 updates.extend(s.arrivals[version] - started for s in streams)
+            cpu = cpu_s(child.pid) - cpu_before
+            wall = time.perf_counter() - wall_before
             rss, peak = rss_kib(child.pid)
+            lost = idle.ended
             print(
                 f"Commands ({total} from {len(games)} random games) with {args.clients} live pages"
+                f" and {args.idle} idle streams open ({lost} of them ended)"
             )
             print(f"  POST command   {percentiles(posts)}")
             print(f"  page updated   {percentiles(updates)}   (command sent -> view on a page)")
             print(
+                f"  server CPU     {(cpu - resting * wall) / total * 1000:6.2f} ms per command, "
+                f"beside {resting:.0%} of a core at rest (camera, dice reader, OLED)"
+            )
+            print(
                 f"Server memory: {idle_rss / 1024:.1f} MiB idle, {rss / 1024:.1f} MiB with "
-                f"{args.clients} pages open (peak {peak / 1024:.1f} MiB)"
+                f"{args.clients + args.idle} streams open (peak {peak / 1024:.1f} MiB)"
             )
         finally:
             child.stdin.close()

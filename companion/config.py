@@ -38,12 +38,12 @@ class WebConfig:
     host: str = setting("0.0.0.0", "Address the pages listen on; 127.0.0.1 keeps them local.")
     port: int = setting(8080, "TCP port of the pages.", low=1, high=65535)
     threads: int = setting(
-        32,
-        "Web worker threads. Each open page holds one for its live updates (12 phones, the "
-        "host and the table pages: 14), and dice, QR codes and camera pictures need spare ones "
-        "beside them, so keep 32 or more; an idle thread costs only its stack.",
+        128,
+        "Web worker threads. Each open page holds one for its live updates; 16 are kept for "
+        "commands, dice, QR codes and camera pictures, so at most threads - 16 pages get live "
+        "updates (a phone at most 8). Keep 32 or more; an idle thread costs only its stack.",
         low=4,
-        high=128,
+        high=512,
     )
 
 

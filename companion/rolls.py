@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,6 +82,7 @@ class RollWatcher:
         self._latest: Any = None  # the newest raw frame
         self._view: tuple[Any, Any] | None = None  # (frame, the tray as the reader saw it)
         self._jpeg: tuple[Any, bytes] | None = None  # (frame, its JPEG)
+        self._encoder: ThreadPoolExecutor | None = None  # draws the camera picture
         self.last_submitted: tuple[int, ...] | None = None
         self.last_submitted_version = 0  # the table's version once those dice were entered
         self._listeners: list[Callable[[], None]] = []
@@ -175,13 +177,34 @@ class RollWatcher:
 
     def camera_jpeg(self) -> bytes | None:
         """The tray as the dice reader sees it, as JPEG, dice outlined when the reader can
-        draw them."""
+        draw them; None while no camera is attached.
+
+        Drawn and encoded on one thread of its own, once per frame however many pages ask:
+        OpenCV called from every web worker in turn kept memory in each of them (the
+        resident size grew by hundreds of MiB while the host page watched the dice)."""
+        cached = self._jpeg
+        if cached is not None and cached[0] is self._shown_frame():
+            return cached[1]
+        if self._latest is None:
+            return None
+        with self._lock:
+            if self._encoder is None:
+                self._encoder = ThreadPoolExecutor(1, thread_name_prefix="camera-picture")
+            encoder = self._encoder
+        return encoder.submit(self._encode_latest).result()
+
+    def _shown_frame(self) -> Any:
+        """The frame the picture shows: the one the reader last saw, else the newest."""
+        view = self._view
+        return view[0] if view is not None else self._latest
+
+    def _encode_latest(self) -> bytes | None:
         frame = self._latest
         if frame is None:
             return None
         frame, image = self._view or (frame, frame.image)
         cached = self._jpeg
-        if cached is not None and cached[0] is frame:
+        if cached is not None and cached[0] is frame:  # another page asked first
             return cached[1]
         import cv2
 
@@ -194,6 +217,10 @@ class RollWatcher:
             return None
         self._jpeg = (frame, data.tobytes())
         return self._jpeg[1]
+
+    def camera_lost(self) -> None:
+        """The camera went away: forget its last frame, so no page shows it as if live."""
+        self._latest = self._view = self._jpeg = self._shown = None
 
     # --- plumbing -----------------------------------------------------------------------
 

@@ -67,8 +67,9 @@ class CameraWorker:
     """Reads the camera at a steady rate on its own thread; survives the camera going away.
 
     `on_frame(frame)` runs on this thread for every frame. A CameraError closes the camera,
-    reports the error through `health`, and the camera is reopened after `retry_after`
-    seconds, for as long as the service runs.
+    reports the error through `health`, calls `on_lost()` (the last frame is no longer what
+    the camera sees), and the camera is reopened after `retry_after` seconds, for as long as
+    the service runs.
     """
 
     def __init__(
@@ -78,9 +79,11 @@ class CameraWorker:
         health: Health,
         fps: float,
         retry_after: float,
+        on_lost: Callable[[], None] = lambda: None,
     ):
         self.camera = camera
         self.on_frame = on_frame
+        self.on_lost = on_lost
         self.health = health
         self.period = 1.0 / fps
         self.retry_after = retry_after
@@ -135,6 +138,7 @@ class CameraWorker:
         if self.health.camera != message:
             log.warning("Camera: %s Retrying every %g s.", message, self.retry_after)
         self.health.set("camera", message)
+        self.on_lost()
         try:
             self.camera.close()
         except Exception:
@@ -293,9 +297,13 @@ class Service:
         simulate: bool = False,
         limits: Any = None,
         sim_seed: int | None = None,
+        fixed_seeds: bool = False,
     ):
         """`limits`: the web app's request rate limits (web.app.Limits; default: its own);
-        `sim_seed` fixes the simulated tray's look and throws (default: a fresh one)."""
+        `sim_seed` fixes the simulated tray's look and throws (default: a fresh one);
+        `fixed_seeds` lets the host seed games (tests and benchmarks replaying recorded
+        games; the pages then say the hidden cards are not secret)."""
+        self._fixed_seeds = fixed_seeds
         keep_large_buffers_out_of_the_heap()  # before the camera's first frame
         self._sim_seed = time.time_ns() % 2**32 if sim_seed is None else sim_seed
         self.config = config
@@ -352,7 +360,12 @@ class Service:
         if self.camera is not None:
             cam = config.camera
             self.camera_worker = CameraWorker(
-                self.camera, self.rolls.on_frame, self.health, cam.fps, cam.retry_after
+                self.camera,
+                self.rolls.on_frame,
+                self.health,
+                cam.fps,
+                cam.retry_after,
+                on_lost=self.rolls.camera_lost,
             )
             self.profile.subscribe(self._recalibrated)
         else:
@@ -431,6 +444,8 @@ class Service:
             camera_frame=self.rolls.camera_jpeg,
             public_port=self.config.web.port,
             limits=limits,
+            names=[f"{self.config.mdns.name}.local"] if self.config.mdns.enabled else [],
+            fixed_seeds=self._fixed_seeds,
         )
         sim.install(app, self)
         self._attach_calibration(app)

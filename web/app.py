@@ -6,7 +6,8 @@ value cannot reach a page that may not see it. Pages update through server-sent 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import socket
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +35,7 @@ class Limits:
 @dataclass
 class WebState:
     table: Table
+    data_dir: Path
     access: Access
     broadcaster: Broadcaster
     glyphs: GlyphCatalog
@@ -43,6 +45,8 @@ class WebState:
     reads: RateLimiter
     writes: RateLimiter
     pin_tries: RateLimiter
+    names: frozenset[str]  # the host names this companion answers to, besides its addresses
+    fixed_seeds: bool  # tests and benchmarks only: the host may fix a game's seed
     # Objects other parts of the service attach to the app (e.g. web.service_api's service).
     extra: dict = field(default_factory=dict)
 
@@ -54,11 +58,17 @@ def create_app(
     camera_frame: Callable[[], bytes | None] | None = None,
     public_port: int | None = None,
     limits: Limits | None = None,
+    names: Iterable[str] = (),
+    fixed_seeds: bool = False,
 ) -> Flask:
     """The web app for `table`; secrets (tokens, PIN, glyph hand-outs) live in `data_dir`.
 
     `camera_frame` returns the latest annotated camera JPEG (dice outlined), or None while no
     camera is attached; `public_port` is the port phones reach (default: the request's port).
+    `names`: host names the companion answers to besides its addresses, `localhost` and the
+    machine's name (e.g. its mDNS name, `chac.local`). `fixed_seeds` lets the host give a new
+    game its seed, for tests and benchmarks that replay recorded games: every page then says
+    that the hidden cards are not secret.
     """
     limits = limits or Limits()
     data_dir = Path(data_dir)
@@ -67,6 +77,7 @@ def create_app(
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["chac"] = WebState(
         table=table,
+        data_dir=data_dir,
         access=Access.load(data_dir),
         broadcaster=Broadcaster(table.subscribe),
         glyphs=GlyphCatalog(data_dir),
@@ -76,6 +87,8 @@ def create_app(
         reads=RateLimiter(*limits.reads),
         writes=RateLimiter(*limits.writes),
         pin_tries=RateLimiter(*limits.pin_tries),
+        names=own_names(names),
+        fixed_seeds=fixed_seeds,
     )
 
     from web import calibration, guard, pages, routes_host, routes_seat, routes_table
@@ -96,6 +109,12 @@ def create_app(
         return pages.error_page(exc.code or 500, _plain(exc))
 
     return app
+
+
+def own_names(extra: Iterable[str]) -> frozenset[str]:
+    machine = socket.gethostname().lower()
+    names = {"localhost", machine, f"{machine}.local", *(n.lower().rstrip(".") for n in extra)}
+    return frozenset(names)
 
 
 def _plain(exc: HTTPException) -> str:

@@ -207,8 +207,8 @@ def roll():
 def number():
     require_host()
     value = json_body().get("number")
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
+    if isinstance(value, str) and re.fullmatch(r"[0-9]{1,2}", value.strip()):
+        value = int(value)  # ASCII digits only: "7", not "７", "²" or "①"
     if not isinstance(value, int) or isinstance(value, bool):
         return refuse(400, "Type the tile's number, 1-14.")
     desk = _desk()

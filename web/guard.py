@@ -1,8 +1,11 @@
-"""Checks every request passes before it reaches a page: rate limits, cross-site POSTs, who is
-asking (seat cookie, host cookie), and the JSON body of a POST."""
+"""Checks every request passes before it reaches a page: the companion's own names in the Host
+header, rate limits, cross-site POSTs, who is asking (seat cookie, host cookie), and the JSON
+body of a POST."""
 
 from __future__ import annotations
 
+import ipaddress
+import json
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -41,6 +44,8 @@ def client_key() -> str:
 
 
 def _check_request():
+    if not own_host(request.host, state().names):
+        return refuse(421, "This companion answers only to its own names and addresses.")
     if request.path.startswith("/static/"):
         return None
     web = state()
@@ -50,6 +55,23 @@ def _check_request():
     if request.method == "POST" and not same_origin():
         return refuse(403, "This request came from another site and was refused.")
     return None
+
+
+def own_host(host: str, names: frozenset[str]) -> bool:
+    """Whether a Host header names this companion: an IP address (a page another site serves
+    cannot have one as its origin) or one of its own names. A foreign name is what a DNS
+    rebinding attack sends: its page, served from its name, then talks to our address."""
+    try:
+        name = urlsplit("//" + host).hostname
+    except ValueError:  # e.g. an unclosed IPv6 bracket
+        return False
+    if not name:
+        return False
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return name.rstrip(".").lower() in names
+    return True
 
 
 def same_origin() -> bool:
@@ -75,10 +97,31 @@ def json_body() -> dict[str, Any]:
     """The POST's JSON object, or a clear 400 (a form post cannot pass for JSON: CSRF)."""
     if not request.is_json:
         abort(refuse(415, "Send JSON (Content-Type: application/json)."))
-    data = request.get_json(silent=True)
+    try:
+        data = json.loads(request.get_data(cache=True))
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested past the parser
+        data = None
     if not isinstance(data, dict):
         abort(refuse(400, "The request body must be a JSON object."))
+    if nesting(data) > MAX_NESTING:
+        abort(refuse(400, f"The request is nested too deeply (at most {MAX_NESTING} levels)."))
     return data
+
+
+MAX_NESTING = 8  # the deepest request (calibration's corners, a game's options) needs 4
+
+
+def nesting(value: Any) -> int:
+    """How deeply lists and objects nest in `value` (walked without recursion)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, depth)
+            todo.extend((child, depth + 1) for child in item)
+    return deepest
 
 
 def current_seat() -> int | None:

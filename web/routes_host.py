@@ -7,6 +7,7 @@ import io
 from flask import Blueprint, Response, jsonify, request
 
 from companion.game.protocol import Command, RuleError
+from web import boards
 from web.access import HOST_COOKIE, base_url
 from web.guard import client_key, json_body, refuse, require_host, state
 from web.routes_seat import outcome_response
@@ -22,9 +23,9 @@ MAX_NAME = 24
 @bp.post("/login")
 def login():
     web = state()
+    pin = json_body().get("pin")  # a malformed request is no PIN try
     if not web.pin_tries.allow(request.remote_addr or client_key()):
         return refuse(429, "Too many PIN tries; wait a minute before trying again.")
-    pin = json_body().get("pin")
     if not isinstance(pin, str) or not web.access.check_pin(pin.strip()):
         return refuse(403, "That PIN is not right; it is shown on the companion's screen.")
     response = jsonify(ok=True)
@@ -35,7 +36,7 @@ def login():
 @bp.get("")
 def view():
     require_host()
-    payload = host_payload(state().table)
+    payload = host_payload(state().table, state().fixed_seeds)
     payload["joins"] = join_links(state(), public_base())
     return jsonify(payload)
 
@@ -47,34 +48,46 @@ def stream():
     base = public_base()  # the stream outlives the request: read what it needs now
 
     def render():
-        payload = host_payload(web.table)
+        payload = host_payload(web.table, web.fixed_seeds)
         payload["joins"] = join_links(web, base)
         return payload
 
-    return event_stream(state().broadcaster.stream(render))
+    return event_stream(state().broadcaster.stream(render, client_key(), view=f"host {base}"))
 
 
 @bp.post("/new-game")
 def new_game():
-    """Body: {"seats": ["Ana", "Ben", ...] in playing order, "options": {...}, "seed": int?}."""
+    """Body: {"seats": ["Ana", "Ben", ...] in playing order, "options": {...}}; a board is
+    chosen by name (`"options": {"board": "default"}`). The companion deals the hidden cards
+    from the OS's randomness: a seed is accepted only where the app allows fixed seeds."""
     require_host()
+    web = state()
     data = json_body()
     seats = data.get("seats")
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
         return refuse(400, '"seats" must be a list of player names in playing order.')
     seats = [s.strip() for s in seats]
-    if any(not s or len(s) > MAX_NAME for s in seats):
-        return refuse(400, f"Every player needs a name of 1 to {MAX_NAME} characters.")
+    if any(not s or len(s) > MAX_NAME or not s.isprintable() for s in seats):
+        return refuse(400, f"Every player needs a name of 1 to {MAX_NAME} printable characters.")
     options = data.get("options", {})
     if not isinstance(options, dict) or not all(_simple(v, 2) for v in options.values()):
         return refuse(400, '"options" must be an object of simple values.')
+    if "board" in options:
+        try:
+            options = {**options, "board": boards.resolve(web.data_dir, options["board"])}
+        except ValueError as exc:
+            return refuse(400, str(exc))
     seed = data.get("seed")
+    if seed is not None and not web.fixed_seeds:
+        return refuse(
+            400, "The companion deals the hidden cards itself: a game cannot be given a seed."
+        )
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
         return refuse(400, '"seed" must be a whole number of 0 or more.')
     game = data.get("game", "chac")
     if not isinstance(game, str):
         return refuse(400, '"game" must name a game.')
-    outcome = state().table.new_game(game, options, seats, seed)
+    outcome = web.table.new_game(game, options, seats, seed)
     return outcome_response(outcome)
 
 

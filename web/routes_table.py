@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify
 
 from companion.game.protocol import RuleError
-from web.guard import refuse, state
+from web.guard import client_key, refuse, state
 from web.views import table_payload
 
 bp = Blueprint("table_api", __name__, url_prefix="/api/table")
@@ -13,7 +13,7 @@ bp = Blueprint("table_api", __name__, url_prefix="/api/table")
 
 @bp.get("")
 def view():
-    return jsonify(table_payload(state().table))
+    return jsonify(table_payload(state().table, state().fixed_seeds))
 
 
 @bp.get("/board")
@@ -33,8 +33,9 @@ def board():
 
 @bp.get("/stream")
 def stream():
-    table = state().table
-    return event_stream(state().broadcaster.stream(lambda: table_payload(table)))
+    table, fixed_seeds = state().table, state().fixed_seeds
+    render = lambda: table_payload(table, fixed_seeds)  # noqa: E731
+    return event_stream(state().broadcaster.stream(render, client_key(), view="table"))
 
 
 def event_stream(events) -> Response:

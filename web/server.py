@@ -1,8 +1,9 @@
 """Waitress serving the pages, with a stop that ends the open event streams first.
 
-An open event stream holds a waitress worker thread until it ends, so `stop()` closes every
-stream, keeps the network loop running until they have been flushed, and only then shuts the
-workers down; otherwise the server would linger on shutdown.
+An open event stream holds a waitress worker thread until it ends. So the streams are bounded
+to leave COMMAND_WORKERS threads for everything else (web.streams), however many pages or
+attackers open streams; and `stop()` closes every stream, keeps the network loop running until
+they have been flushed, and only then shuts the workers down, or the server would linger.
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ from flask import Flask
 from waitress import wasyncore
 from waitress.server import create_server
 
-# Each open page holds one worker thread for its event stream; 12 phones plus their requests
-# fit easily. Threads idle on a condition variable, so spare ones cost only their stacks.
-THREADS = 48
-MIN_THREADS = 16  # 12 phones' streams plus their requests
+# Each open page holds one worker thread for its event stream. Threads idle on a condition
+# variable, so spare ones cost only their stacks.
+THREADS = 128
+COMMAND_WORKERS = 16  # never taken by streams: commands, views, pictures
+MIN_THREADS = COMMAND_WORKERS + 16  # room for 12 phones' and the table's streams
+CONNECTIONS_PER_THREAD = 4  # keep-alive connections idle between requests hold no thread
 STREAM_DRAIN_S = 2.0
 
 log = logging.getLogger(__name__)
@@ -29,14 +32,16 @@ class WebServer:
 
     def __init__(self, app: Flask, host: str = "0.0.0.0", port: int = 8080, threads: int = THREADS):
         self.app = app
+        # Fewer threads than advised (tests): half of them for streams.
+        streams = threads - COMMAND_WORKERS if threads >= MIN_THREADS else max(1, threads // 2)
         if threads < MIN_THREADS:
             log.warning(
-                "%d web threads: each open page holds one, so more than %d pages will wait; "
-                "%d or more are advised.",
+                "%d web threads: at most %d pages get live updates; %d or more are advised.",
                 threads,
-                threads - 2,
+                streams,
                 MIN_THREADS,
             )
+        app.extensions["chac"].broadcaster.total = streams
         self._stop = threading.Event()
         self._stopped = threading.Event()
         self._server = create_server(
@@ -44,6 +49,7 @@ class WebServer:
             host=host,
             port=port,
             threads=threads,
+            connection_limit=CONNECTIONS_PER_THREAD * threads,
             ident="chac-companion",
             # A phone that went to sleep leaves a dead keep-alive socket behind.
             channel_timeout=30,

@@ -6,9 +6,12 @@ from typing import Any
 
 from companion.table import Table
 
+FIXED_SEED = "Test mode: the host can fix a game's hidden cards in advance, so they are not secret."
 
-def table_payload(table: Table) -> dict[str, Any]:
-    """What anyone at the table may see: the public view and what the table waits for."""
+
+def table_payload(table: Table, fixed_seeds: bool = False) -> dict[str, Any]:
+    """What anyone at the table may see: the public view and what the table waits for.
+    `fixed_seeds`: the app lets the host seed games (tests, replays); the pages say so."""
     version = table.version
     view = table.public_view()
     payload = {
@@ -20,6 +23,8 @@ def table_payload(table: Table) -> dict[str, Any]:
     }
     if view.get("reveal") and view.get("commitment"):
         payload["reveal_checked"] = reveal_matches(view["commitment"], view["reveal"])
+    if fixed_seeds:
+        payload["fixed_seed"] = FIXED_SEED
     return payload
 
 
@@ -49,9 +54,9 @@ def seat_payload(table: Table, seat: int) -> dict[str, Any]:
     return payload
 
 
-def host_payload(table: Table) -> dict[str, Any]:
+def host_payload(table: Table, fixed_seeds: bool = False) -> dict[str, Any]:
     """The host's page: the public view plus the table's own commands (dice, corrections)."""
-    payload = table_payload(table)
+    payload = table_payload(table, fixed_seeds)
     payload["legal"] = [c.to_json() for c in table.legal(None)]
     payload["over"] = table.is_over()
     return payload

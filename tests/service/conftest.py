@@ -49,6 +49,7 @@ def start_service(tmp_path) -> Iterator[Callable[..., Running]]:
             simulate=True,
             limits=Limits(reads=(500, 500), writes=(200, 200)),
             sim_seed=sim_seed,
+            fixed_seeds=True,  # the tests replay recorded games
         )
         running = Running(service)
         running.thread.start()

@@ -59,22 +59,27 @@ def seat(base: str, join_url: str) -> Phone:
 class HttpTable:
     """Plays a game through the pages' API as the host and one phone per seat.
 
-    The host sets the game's seed, so a shadow copy of the engine here follows the table
-    exactly (replay is deterministic) and picks random legal commands for the seats and the
-    table, with their open values filled as a player would. Only commands the table
-    acknowledged are applied to the shadow.
+    The game's seed is known here, so a shadow copy of the engine follows the table exactly
+    (replay is deterministic) and picks random legal commands for the seats and the table,
+    with their open values filled as a player would. Only commands the table acknowledged are
+    applied to the shadow. The host starts the game with that seed (a companion that allows
+    fixed seeds), or, with `started`, the game is already on the table (a test wrote it to
+    the log before the companion started, as a real companion takes no seed from the host).
     """
 
-    def __init__(self, base: str, pin: str, seats: list[str], seed: int):
+    def __init__(self, base: str, pin: str, seats: list[str], seed: int, started: bool = False):
         import random
 
         from companion.game import load_game
 
         self.base = base
         self.host = host(base, pin)
-        status, body = self.host.post("/api/host/new-game", {"seats": seats, "seed": seed})
-        assert status == 200, body
-        self.version = body["version"]
+        if started:
+            self.version = self.host.get("/api/host")[1]["version"]
+        else:
+            status, body = self.host.post("/api/host/new-game", {"seats": seats, "seed": seed})
+            assert status == 200, body
+            self.version = body["version"]
         joins = self.host.get("/api/host")[1]["joins"]
         self.phones = [seat(base, j["url"]) for j in joins]
         self.game = load_game("chac")

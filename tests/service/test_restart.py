@@ -20,6 +20,7 @@ from servicekit import SEATS, free_port, wait_for
 from tablehttp import HttpTable, Phone
 
 from companion.store import Store
+from companion.table import Table
 
 pytestmark = pytest.mark.slow
 
@@ -99,8 +100,11 @@ def companions():
 
 def test_sigkill_mid_game_loses_nothing_acknowledged(companions, tmp_path):
     data, port = tmp_path / "data", free_port()
+    data.mkdir()
+    with Table.open(data / "events.sqlite") as seeded:  # the shadow below follows seed 11
+        assert seeded.new_game("chac", {}, SEATS, seed=11).ok
     first = companions(data, port)
-    table = HttpTable(first.base, first.ready(), SEATS, seed=11)
+    table = HttpTable(first.base, first.ready(), SEATS, seed=11, started=True)
     acknowledged: list[int] = []
     in_flight: list = []
     stop = threading.Event()

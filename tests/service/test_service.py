@@ -134,6 +134,21 @@ def test_an_unplugged_camera_is_reported_and_manual_entry_carries_on(start_servi
     assert wait_for(lambda: hosting.get("/api/service/status")[1]["health"]["camera"] == "ok")
 
 
+def test_the_host_pages_camera_picture_says_when_the_camera_is_unplugged(start_service):
+    """Not the last frame shown as if live: "No camera attached" until it is back."""
+    running = start_service(**{"camera.retry_after": 0.5})
+    hosting = host(running.base, running.pin)
+    sim = Phone(running.base)
+    sim.post("/api/sim/throw", {"count": 3})
+    assert wait_for(lambda: hosting.get("/api/host/camera")[1][:2] == b"\xff\xd8")  # a JPEG
+    sim.post("/api/sim/camera", {"plugged": False})
+    assert wait_for(lambda: b"No camera attached" in hosting.get("/api/host/camera")[1])
+    for _ in range(5):  # and it stays so while unplugged
+        assert b"No camera attached" in hosting.get("/api/host/camera")[1]
+    sim.post("/api/sim/camera", {"plugged": True})
+    assert wait_for(lambda: hosting.get("/api/host/camera")[1][:2] == b"\xff\xd8")
+
+
 def test_a_full_disk_refuses_commands_clearly_and_keeps_the_log_whole(start_service, tmp_path):
     running = start_service()
     service = running.service

@@ -29,7 +29,8 @@ def table(data_dir: Path) -> Iterator[Table]:
 
 @pytest.fixture
 def app(table: Table, data_dir: Path):
-    app = create_app(table, data_dir, public_port=8080)
+    # Tests replay recorded games: the host may seed them (a real companion never lets it).
+    app = create_app(table, data_dir, public_port=8080, fixed_seeds=True)
     yield app
     app.extensions["chac"].broadcaster.close()
 
@@ -53,7 +54,9 @@ def host(app):
 def live_server(table: Table, data_dir: Path) -> Iterator[WebServer]:
     """The app on a real waitress server at 127.0.0.1 on a free port."""
     # Browsers poll and reconnect a lot in a short test; the limits are tested on their own.
-    app = create_app(table, data_dir, limits=Limits(reads=(500, 500), writes=(100, 100)))
+    app = create_app(
+        table, data_dir, limits=Limits(reads=(500, 500), writes=(100, 100)), fixed_seeds=True
+    )
     server = WebServer(app, "127.0.0.1", 0, threads=24)
     thread = threading.Thread(target=server.serve, daemon=True)
     thread.start()

@@ -254,12 +254,13 @@ def test_the_host_ends_the_game_early_and_undo_takes_it_back_chac_end_2(app, hos
     assert not payload["over"] and payload["view"]["roll"]["purpose"] == "actions"
 
 
-def test_the_map_layout_follows_the_games_board_file(client, host, table, tmp_path):
-    """A game on a corrected board file gets that board's map, not the default one."""
+def test_the_map_layout_follows_the_games_board_file(client, host, table, data_dir):
+    """A game on a corrected board the owner installed gets that board's map, not the
+    default one."""
     default = client.get("/api/table/board").json
     assert "C30" not in default["spaces"]
-    path = corrected_board(tmp_path)
-    start_game(host, board=str(path))
+    path = corrected_board(data_dir / "boards")
+    start_game(host, board="our-board")
     assert table.public_view()["board"] == {"name": "Our corrected temple", "file": str(path)}
     response = client.get("/api/table/board")
     assert response.headers["Cache-Control"] == "no-cache"

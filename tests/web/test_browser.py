@@ -239,8 +239,11 @@ def test_the_map_draws_the_games_board_and_the_host_ends_the_game(live_server, b
     table_page.wait_for_selector("#status[data-state=live]")
     wait_until(table_page, _MAP_SHOWS % "C29")
     assert not table_page.evaluate(_MAP_SHOWS % "C30")
-    start_game(host_client(app), board=str(corrected_board(tmp_path)))
+    corrected_board(app.extensions["chac"].data_dir / "boards")
+    start_game(host_client(app), board="our-board")
     wait_until(table_page, _MAP_SHOWS % "C30")  # the page follows the new board
+    # the host may fix seeds here (tests replay recorded games): the table page says so
+    assert "not secret" in table_page.inner_text("#fixed-seed")
 
     host = browser.new_context(**PHONE).new_page()
     watch_errors(host, errors)

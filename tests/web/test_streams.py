@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import http.client
 import json
+import selectors
+import socket
 import threading
 import time
 
 from webplay import host_client, seat_client, start_game
 
 from companion.game.protocol import Command
+from web.access import HOST_COOKIE
+from web.app import Limits, create_app
+from web.server import WebServer
+from web.streams import BUSY_RETRY_MS, PER_CLIENT, Broadcaster
 
 
 def events(response):
@@ -113,3 +120,110 @@ def test_streams_dropped_before_their_first_event_leave_no_listener(app, host, w
     assert web.broadcaster.count == 1
     assert table.submit(Command.from_json(table.legal(0)[0].to_json())).ok
     assert next(stream)[1]["version"] == table.version
+
+
+def test_a_client_keeps_at_most_eight_streams_its_oldest_end_first(app, host, web):
+    """A phone that reconnects often leaves old streams behind: its newest ones stay live."""
+    start_game(host)
+    phone = app.test_client()
+    streams = [events(phone.get("/api/table/stream", buffered=False)) for _ in range(10)]
+    for stream in streams:
+        assert next(stream)[0] == "view"
+    assert web.broadcaster.count == PER_CLIENT == 8
+    for old in streams[:2]:
+        assert [kind for kind, _ in old] == ["bye"]
+    # another phone is not counted with this one
+    seat = events(seat_client(app, 0).get("/api/seat/stream", buffered=False))
+    assert next(seat)[0] == "view"
+    assert web.broadcaster.count == 9
+
+
+def test_at_the_total_the_client_with_most_streams_gives_way(app, host, web):
+    start_game(host)
+    web.broadcaster.total = 4
+    greedy = app.test_client()
+    greedy_streams = [events(greedy.get("/api/table/stream", buffered=False)) for _ in range(4)]
+    for stream in greedy_streams:
+        assert next(stream)[0] == "view"
+    other = app.test_client()
+    other.environ_base["REMOTE_ADDR"] = "192.168.1.30"
+    fair = events(other.get("/api/table/stream", buffered=False))
+    assert next(fair)[0] == "view"
+    assert [kind for kind, _ in greedy_streams[0]] == ["bye"]
+    # the greedy client asks again: turned away, told to retry later, nobody else ends
+    response = greedy.get("/api/table/stream", buffered=False)
+    body = b"".join(response.response).decode()
+    assert f"retry: {BUSY_RETRY_MS}" in body and "event: bye" in body and "event: view" not in body
+    assert web.broadcaster.count == 4
+
+
+def test_a_thousand_streams_from_one_client_leave_commands_answering(table, data_dir):
+    """Streams hold worker threads: however many one client opens, commands still answer
+    within 100 ms once the server has seen them all."""
+    app = create_app(
+        table, data_dir, limits=Limits(reads=(1e6, 1e6), writes=(1e6, 1e6)), fixed_seeds=True
+    )
+    server = WebServer(app, "127.0.0.1", 0, threads=48)
+    thread = threading.Thread(target=server.serve, daemon=True)
+    thread.start()
+    sockets = []
+    try:
+        host = host_client(app)
+        session = host.get_cookie(HOST_COOKIE).value
+        start_game(host)
+        request = b"GET /api/table/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        for _ in range(1000):
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+            sock.sendall(request)
+            sockets.append(sock)
+        waiting = selectors.DefaultSelector()
+        for sock in sockets:
+            waiting.register(sock, selectors.EVENT_READ)
+        deadline = time.monotonic() + 60
+        while waiting.get_map() and time.monotonic() < deadline:
+            for key, _ in waiting.select(timeout=1.0):
+                key.fileobj.recv(4096)
+                waiting.unregister(key.fileobj)
+        assert not waiting.get_map(), f"{len(waiting.get_map())} streams got no answer"
+        assert app.extensions["chac"].broadcaster.count == PER_CLIENT
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+        headers = {"Cookie": f"{HOST_COOKIE}={session}", "Content-Type": "application/json"}
+        body = json.dumps({"seats": ["Ana", "Ben"]})
+        took = []
+        for _ in range(20):
+            started = time.perf_counter()
+            conn.request("POST", "/api/host/new-game", body=body, headers=headers)
+            response = conn.getresponse()
+            response.read()
+            took.append(time.perf_counter() - started)
+            assert response.status == 200
+        assert max(took) < 0.1, [round(t * 1000) for t in took]
+    finally:
+        for sock in sockets:
+            sock.close()
+        server.stop(wait=True)
+        thread.join(10)
+
+
+def test_pages_showing_the_same_view_share_one_rendering_of_each_change():
+    """A change is rendered once per view, not once per open page (a hundred open table
+    pages would otherwise delay every page's update)."""
+    changed = []
+    broadcaster = Broadcaster(lambda callback: changed.append(callback) or (lambda: None))
+    version = [1]
+    renders = []
+
+    def render():
+        renders.append(version[0])
+        return {"version": version[0]}
+
+    streams = [broadcaster.stream(render, client=f"phone {i}", view="table") for i in range(20)]
+    for stream in streams:
+        next(stream), next(stream)  # retry, then the view as it is
+    renders.clear()
+    version[0] = 2
+    changed[0](2)
+    texts = {next(stream) for stream in streams}
+    assert texts == {b'id: 2\nevent: view\ndata: {"version":2}\n\n'}
+    assert renders == [2]
+    broadcaster.close()

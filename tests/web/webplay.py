@@ -98,6 +98,7 @@ def corrected_board(directory: Path) -> Path:
     ):
         assert old in text, old
         text = text.replace(old, new)
+    directory.mkdir(parents=True, exist_ok=True)
     path = directory / "our-board.toml"
     path.write_text(text, encoding="utf-8")
     return path

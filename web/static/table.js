@@ -19,6 +19,13 @@
     View.log($("log"), v);
     View.scores($("scores-card"), $("scores"), v, payload.reveal_checked);
     View.commitment($("commit"), v);
+    if (payload.fixed_seed) {
+      const warning = document.createElement("div");
+      warning.id = "fixed-seed";
+      warning.style.cssText = "font-weight: bold; color: #b00020";
+      warning.textContent = payload.fixed_seed;
+      $("commit").prepend(warning);
+    }
   }
   Chac.live("/api/table/stream", render, Chac.setStatus);
 })();
