@@ -232,15 +232,17 @@ def test_sigkill_during_undos_new_games_and_start_up_loses_nothing_acknowledged(
 
     def new_games(table: HttpTable, stop: threading.Event) -> None:
         while not stop.is_set():
-            status, body = table.host.post(
-                "/api/host/new-game", {"seats": SEATS, "seed": rng.randrange(1000)}
-            )
+            status, body = table.host.post("/api/host/new-game", {"seats": SEATS})
             assert status == 200, body
             acknowledged.append((body["version"], "setup"))
 
+    data.mkdir()
     for aim in (undos, new_games):
+        seed = rng.randrange(1000)
+        with Table.open(data / "events.sqlite") as seeded:  # the shadow follows this seed
+            assert seeded.new_game("chac", {}, SEATS, seed=seed).ok
         companion = companions(data, port)
-        table = HttpTable(companion.base, companion.ready(), SEATS, seed=rng.randrange(1000))
+        table = HttpTable(companion.base, companion.ready(), SEATS, seed=seed, started=True)
         acknowledged.append((table.version, "setup"))
         stop, count = threading.Event(), len(acknowledged)
         player = threading.Thread(target=_until_killed, args=(aim, table, stop))
