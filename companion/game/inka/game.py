@@ -37,36 +37,33 @@ def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _points(n: int) -> str:
-    return f"{n} point{'' if n == 1 else 's'}"
-
-
-# What each command says on a menu, the OLED and the phones (the seat is known from context).
+# What each command says on a menu, the OLED and the phones (the seat is known from context),
+# short enough for a row of the OLED's menu.
 LABELS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "choose_colour": lambda a: f"Play {a.get('colour')}",
-    "first_player": lambda a: f"Seat {_seat_number(a.get('player'))} begins (youngest)",
-    "place_counter": lambda a: "Counter on a starting space",
-    "place_tile": lambda a: "Place a stepping tile",
-    "lift_blocker": lambda a: "Lift the blocking counter",
+    "first_player": lambda a: f"Seat {_seat_number(a.get('player'))} begins",
+    "place_counter": lambda a: "Counter on start",
+    "place_tile": lambda a: "Place a tile",
+    "lift_blocker": lambda a: "Lift blocker",
     "move_tile": lambda a: (
-        "Move a target tile" if a.get("tile") == "target" else "Move a stepping tile (1 point)"
+        "Move target tile" if a.get("tile") == "target" else "Move a tile (1 pt)"
     ),
-    "snake": lambda a: (
-        f"Pass {a.get('count', 1)} snakes ({_points(a.get('count', 1))})"
-        if a.get("count", 1) != 1
-        else "Pass a snake (1 point)"
-    ),
-    "collect_statue": lambda a: f"Collect a {a.get('colour', 'own')} statue (1 point)",
-    "secret_passage": lambda a: "Secret passage (1 point)",
-    "diamond": lambda a: "Diamond: move a target tile (1 point)",
+    "snake": lambda a: _snakes(a.get("count", 1)),
+    "collect_statue": lambda a: f"{str(a.get('colour', 'a')).capitalize()} statue (1 pt)",
+    "secret_passage": lambda a: "Passage (1 pt)",
+    "diamond": lambda a: "Diamond (1 pt)",
     "place_blocker": lambda a: {
-        "space": "Block a board space",
-        "tile": "Block a stepping tile",
+        "space": "Block a space",
+        "tile": "Block a tile",
         "target": "Block a target tile",
-    }.get(a.get("on"), "Place the blocking counter"),
+    }.get(a.get("on"), "Place blocker"),
     "exit": lambda a: "Leave by an exit",
-    "end_turn": lambda a: "End the turn",
+    "end_turn": lambda a: "End turn",
 }
+
+
+def _snakes(count: Any) -> str:
+    return "Pass a snake (1 pt)" if count == 1 else f"{count} snakes ({count} pts)"
 
 
 def _seat_number(seat: Any) -> str:
