@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.game import GAMES
 from companion.game.protocol import Command, RuleError
 
 # `companion verify` exit codes.
@@ -65,10 +66,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     simulate = subparsers.add_parser(
         "simulate",
-        help="play random complete games of Temple of Chac and report statistics",
-        description="Play complete games of Temple of Chac with random legal commands and "
-        "random dice, check the game's invariants after every command, and print games per "
-        "second and outcome statistics. Exits 1 naming the seed of a game that broke a rule.",
+        help="play random complete games and report statistics",
+        description="Play complete games (Temple of Chac unless --game says otherwise) with "
+        "random legal commands and random dice, check the game's invariants after every "
+        "command, and print games per second and outcome statistics. Exits 1 naming the seed "
+        "of a game that broke a rule.",
+    )
+    simulate.add_argument(
+        "--game", default="chac", choices=sorted(GAMES), help="the game to play (default chac)"
     )
     simulate.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     simulate.add_argument("--seed", type=int, default=0, help="seed of the first game")
@@ -477,6 +482,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("companion simulate: --games must be at least 1", file=sys.stderr)
         return 2
+    if args.game != "chac":
+        return run_simulate_bundle(args)
     fewest = 1 if args.coop else 2
     if args.players is not None and not fewest <= args.players <= 6:
         print(
@@ -520,4 +527,30 @@ def run_simulate(args: argparse.Namespace) -> int:
         f"winners: none in {report['games_without_winner']} games"
         + (f"; winning score mean {win['mean']}, min {win['min']}, max {win['max']}" if win else "")
     )
+    return 0
+
+
+def run_simulate_bundle(args: argparse.Namespace) -> int:
+    """A game other than Chac, by its bundle's `simulation` module (`simulate`, `summary`)."""
+    from importlib import import_module
+
+    from companion.game import load_game
+
+    game = load_game(args.game)
+    if args.coop or args.level:
+        print("companion simulate: --coop and --level are Temple of Chac's", file=sys.stderr)
+        return 2
+    if args.players is not None and not game.min_seats <= args.players <= game.max_seats:
+        print(
+            f"companion simulate: {game.title} takes {game.min_seats} to {game.max_seats} players",
+            file=sys.stderr,
+        )
+        return 2
+    simulation = import_module(f"companion.game.{args.game}.simulation")
+    try:
+        report = simulation.simulate(args.games, args.seed, args.players)
+    except simulation.GameFailed as exc:
+        print(f"companion simulate: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(report, indent=2) if args.json else "\n".join(simulation.summary(report)))
     return 0

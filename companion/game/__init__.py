@@ -7,7 +7,7 @@ from importlib import import_module
 from companion.game.protocol import Game
 
 # Name -> "module:class"; imported on first use so starting the companion stays cheap.
-GAMES = {"chac": "companion.game.chac:ChacGame"}
+GAMES = {"chac": "companion.game.chac:ChacGame", "inka": "companion.game.inka:InkaGame"}
 
 
 def load_game(name: str) -> Game:
