@@ -81,6 +81,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(or --level); prints the win rate by level and player count",
     )
     simulate.add_argument("--level", type=int, choices=range(1, 5), help="co-op level only this")
+    simulate.add_argument(
+        "--game", default="chac", help="the game to play: chac (default) or moctezuma"
+    )
     simulate.set_defaults(func=run_simulate)
 
 
@@ -184,7 +187,10 @@ def run_replay(args: argparse.Namespace) -> int:
 # --- verify --------------------------------------------------------------------------------
 
 # Game -> "module:function(options, seats, seed, commands, noted) -> Audit" (CHAC-FAIR-1).
-AUDITS = {"chac": "companion.game.chac.audit:audit_game"}
+AUDITS = {
+    "chac": "companion.game.chac.audit:audit_game",
+    "moctezuma": "companion.game.moctezuma.audit:audit_game",
+}
 _COMMITMENT = re.compile(r"\b[0-9a-fA-F]{16,64}\b")
 
 
@@ -481,6 +487,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.level and not args.coop:
         print("companion simulate: --level is for co-op games (--coop)", file=sys.stderr)
         return 2
+    if args.game != "chac":
+        return run_simulate_other(args)
     if args.coop:
         return run_simulate_coop(args)
     try:
@@ -513,4 +521,87 @@ def run_simulate(args: argparse.Namespace) -> int:
         f"winners: none in {report['games_without_winner']} games"
         + (f"; winning score mean {win['mean']}, min {win['min']}, max {win['max']}" if win else "")
     )
+    return 0
+
+
+def simulate_other(name: str, games: int, seed: int, players: int | None) -> dict[str, Any]:
+    """Random complete games of a game other than Temple of Chac (game i: seed `seed + i`),
+    its bundle's invariants checked after every command; games/s and the winning scores."""
+    from importlib import import_module
+
+    from companion.game import load_game
+    from companion.game.random_play import play_random_game
+
+    game = load_game(name)
+    invariants = import_module(f"companion.game.{name}.invariants")
+    counts: Counter[int] = Counter()
+    commands, winning = 0, []
+    start = time.perf_counter()
+    for number in range(games):
+        game_seed = seed + number
+        count = players or random.Random(game_seed).randint(game.min_seats, game.max_seats)
+        try:
+            played = play_random_game(
+                game,
+                [f"Player {i + 1}" for i in range(count)],
+                game_seed,
+                check=_Watcher(invariants),
+            )
+        except Exception as exc:
+            raise SimulationError(
+                f"game with seed {game_seed} ({count} players) failed: {exc}"
+            ) from exc
+        counts[count] += 1
+        commands += len(played.commands)
+        winning.append(max(played.state.result["scores"]))
+    seconds = time.perf_counter() - start
+    return {
+        "game": name,
+        "games": games,
+        "seconds": round(seconds, 3),
+        "games_per_second": round(games / seconds, 1),
+        "commands_per_game": round(commands / games, 1),
+        "players": dict(sorted(counts.items())),
+        "winning_score": {
+            "mean": round(statistics.fmean(winning), 2),
+            "min": min(winning),
+            "max": max(winning),
+        },
+    }
+
+
+def run_simulate_other(args: argparse.Namespace) -> int:
+    from companion.game import GAMES, load_game
+
+    if args.game not in GAMES:
+        print(
+            f"companion simulate: no game {args.game!r}; known: {', '.join(GAMES)}", file=sys.stderr
+        )
+        return 2
+    game = load_game(args.game)
+    if args.players is not None and not game.min_seats <= args.players <= game.max_seats:
+        print(
+            f"companion simulate: {game.title} takes {game.min_seats} to {game.max_seats} players",
+            file=sys.stderr,
+        )
+        return 2
+    if args.coop or args.level:
+        print("companion simulate: --coop is for Temple of Chac", file=sys.stderr)
+        return 2
+    try:
+        report = simulate_other(args.game, args.games, args.seed, args.players)
+    except SimulationError as exc:
+        print(f"companion simulate: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print(
+        f"{game.title}: {report['games']} games in {report['seconds']} s: "
+        f"{report['games_per_second']} games/s ({report['commands_per_game']} commands a game), "
+        "invariants checked after every command"
+    )
+    print("players:", ", ".join(f"{n}: {g} games" for n, g in report["players"].items()))
+    win = report["winning_score"]
+    print(f"winning score: mean {win['mean']}, min {win['min']}, max {win['max']}")
     return 0

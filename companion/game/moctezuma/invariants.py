@@ -1,6 +1,8 @@
 """Facts that hold in every reachable state; `check` raises AssertionError naming the broken one.
 
-Used after every command by the property tests and `companion simulate --game moctezuma`.
+Used after every command by the property tests and `companion simulate --game moctezuma`. A
+command touches at most one temple's deck, so after the first check only the decks whose
+size changed since the previous one are counted card by card; the total is counted always.
 """
 
 from __future__ import annotations
@@ -10,18 +12,27 @@ from dataclasses import dataclass
 from companion.game.moctezuma.hidden import TREASURES
 from companion.game.moctezuma.state import POINTS, MoctezumaState
 
+_TREASURES = sorted(TREASURES, reverse=True)
+_CARDS = 10 * (len(TREASURES) + 1)
+
 
 @dataclass(frozen=True)
 class Snapshot:
-    """What may only move one way between two states."""
+    """What may only move one way between two states, and the decks' sizes."""
 
     round: int
     turned: int
     kept: int
+    decks: tuple[int, ...]
 
 
 def snapshot(state: MoctezumaState) -> Snapshot:
-    return Snapshot(state.round, state.turned, sum(len(s.kept) for s in state.seats))
+    return Snapshot(
+        state.round,
+        state.turned,
+        sum(len(s.kept) for s in state.seats),
+        tuple(len(d) for d in state.decks.values()),
+    )
 
 
 def _fail(name: str, detail: str) -> None:
@@ -29,7 +40,6 @@ def _fail(name: str, detail: str) -> None:
 
 
 def check(state: MoctezumaState, before: Snapshot | None = None) -> None:
-    _cards(state)
     limit = POINTS * 2 if state.options["carry_points"] else POINTS
     if not 0 <= state.points <= limit:
         _fail("action points 0-5", f"{state.points} points")
@@ -39,40 +49,41 @@ def check(state: MoctezumaState, before: Snapshot | None = None) -> None:
         _fail("one chit turned a round", f"round {state.round}, {state.turned} chits turned")
     if state.over and state.result is None:
         _fail("a finished game is scored", "no result")
-    if not all(0 <= s.at <= 10 for s in state.seats):
-        _fail("researchers on the board", str([s.at for s in state.seats]))
+    for seat in state.seats:
+        if not 0 <= seat.at <= 10:
+            _fail("researchers on the board", f"{seat.name} at {seat.at}")
     if state.explore is not None and state.explore["seat"] != state.turn:
         _fail("only the acting player explores", f"{state.explore['seat']} vs {state.turn}")
-    for seat in state.seats:
-        if seat.record.chits and any(
-            state.chit(space) != face for space, face in seat.record.chits.items()
-        ):
-            _fail("record sheets record what is there", seat.name)
-    if before is not None:
-        now = snapshot(state)
-        if now.round < before.round or now.turned < before.turned or now.kept < before.kept:
-            _fail("round, chits turned and cards kept only grow", f"{before} -> {now}")
+    record = state.seats[state.turn].record.chits
+    for space, face in record.items():
+        if state.chit(space) != face:
+            _fail("record sheets record what is there", f"chit {space}")
+    kept = sum(len(s.kept) for s in state.seats)
+    drawn = len(state.explore["cards"]) if state.explore else 0
+    if kept + drawn + sum(len(d) for d in state.decks.values()) != _CARDS:
+        _fail("120 temple cards", f"{kept} kept, {drawn} drawn, the rest in the decks")
+    if before is None:
+        _temples(state, state.decks)
+        return
+    sizes = tuple(len(d) for d in state.decks.values())
+    changed = [t for t, a, b in zip(state.decks, before.decks, sizes, strict=True) if a != b]
+    _temples(state, changed)
+    if state.round < before.round or state.turned < before.turned or kept < before.kept:
+        _fail("round, chits turned and cards kept only grow", f"{before} -> {snapshot(state)}")
 
 
-def _cards(state: MoctezumaState) -> None:
-    """Every temple's 12 cards are somewhere: its deck, a hand, or in the drawing player's
-    hands while they choose which to keep; and a name card is never kept (MOCT-EXPL-2)."""
-    held: dict[int, list] = {t: [] for t in state.decks}
-    for seat in state.seats:
-        for temple, points in seat.kept:
-            if not isinstance(points, int):
-                _fail("no name card kept", f"{seat.name} holds {points!r}")
-            held[temple].append(points)
-    if state.explore is not None:
-        held[state.explore["temple"]].extend(state.explore["cards"])
-    for temple, deck in state.decks.items():
-        cards = held[temple] + deck
+def _temples(state: MoctezumaState, temples) -> None:
+    """Each of `temples` has its 12 cards somewhere: its deck, a hand, or drawn and awaiting
+    the choice of one to keep; and no name card is ever kept (MOCT-EXPL-2)."""
+    for temple in temples:
+        cards = list(state.decks[temple])
+        for seat in state.seats:
+            cards += [p for t, p in seat.kept if t == temple]
+        if state.explore is not None and state.explore["temple"] == temple:
+            cards += state.explore["cards"]
         names = [c for c in cards if isinstance(c, str)]
         if len(names) != 1:
-            _fail("one name card a temple", f"temple {temple}: {names}")
+            _fail("one name card a temple, never kept", f"temple {temple}: {names}")
         cards.remove(names[0])
         if sorted(cards, reverse=True) != _TREASURES:
             _fail("11 treasure cards a temple", f"temple {temple}: {sorted(cards)}")
-
-
-_TREASURES = sorted(TREASURES, reverse=True)
