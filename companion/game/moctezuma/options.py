@@ -19,8 +19,8 @@ OPTIONS: tuple[Option, ...] = (
         "carry_points",
         "bool",
         False,
-        "Action points left at the end of a turn carry over to the player's next turn instead "
-        "of being lost (MOCT-TURN-1).",
+        "Action points left at the end of a turn, up to 5, carry over to the player's next "
+        "turn instead of being lost (MOCT-TURN-1).",
     ),
     Option(
         "temple_ring",

@@ -45,7 +45,7 @@ def validate(state: MoctezumaState, command: Command) -> list[Event]:
         if state.over:
             raise RuleError("The game is over.", "MOCT-END-1")
         return _host(state, kind, args)
-    if not isinstance(seat, int) or not 0 <= seat < len(state.seats):
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state.seats):
         raise RuleError("That command needs the seat of the player making it.")
     if kind == "note":
         return _note(state, seat, args)
@@ -64,7 +64,7 @@ def validate(state: MoctezumaState, command: Command) -> list[Event]:
     if kind == "move":
         return _move(state, seat, args)
     size = args.get("size")
-    if size not in COSTS or isinstance(size, bool):
+    if not isinstance(size, int) or isinstance(size, bool) or size not in COSTS:
         raise RuleError(
             "Say how many: 2 (2 action points) or 5 (3 action points).",
             "MOCT-RES-1" if kind == "research" else "MOCT-EXPL-1",
@@ -175,7 +175,7 @@ def _returned(state: MoctezumaState, seat: int, temple: int, cards: list, refund
 def _end_turn(state: MoctezumaState, seat: int) -> list[Event]:
     """The turn passes clockwise; after every player's turn a chit is turned (MOCT-ROUND-1),
     and the last chit ends the game (MOCT-END-1)."""
-    carry = state.points if state.options["carry_points"] else 0
+    carry = min(state.points, POINTS) if state.options["carry_points"] else 0
     events: list[Event] = [{"type": "turn_ended", "seat": seat, "carry": carry}]
     n = len(state.seats)
     after = (seat + 1) % n
