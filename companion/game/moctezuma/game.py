@@ -114,25 +114,28 @@ def legal(state: MoctezumaState, seat: int | None) -> list[Command]:
             _command(seat, "keep", i) for i, c in enumerate(cards) if isinstance(c, int)
         ]
     here, points = state.seats[seat].at, state.points
+    # Whether there are chits left to research, or cards left to explore.
+    can = state.turned < len(state.spaces) if here == rules.LIBRARY else bool(state.decks[here])
+    return list(_turn(seat, here, min(points, 3), can, state.options["temple_ring"]))
+
+
+@lru_cache(maxsize=4096)
+def _turn(seat: int, here: int, points: int, can: bool, ring: bool) -> tuple[Command, ...]:
+    """A turn's commands depend on little: where, how many points (3 buys anything), and
+    whether the location has chits or cards left. Made once for each case."""
     out = [_command(seat, "note"), _command(seat, "end_turn")]
-    out += [_command(seat, "move", to) for to in rules.adjacent(state, here)]
-    for size, cost in rules.COSTS.items():
-        if cost > points:
-            continue
-        if here == rules.LIBRARY and state.turned < len(state.spaces):
-            out.append(_command(seat, "research", size))
-        elif here != rules.LIBRARY and state.decks[here]:
-            out.append(_command(seat, "explore", size))
-    return out
+    out += [_command(seat, "move", to) for to in rules.adjacent_to(here, ring)]
+    if can:
+        kind = "research" if here == rules.LIBRARY else "explore"
+        out += [_command(seat, kind, size) for size, cost in rules.COSTS.items() if cost <= points]
+    return tuple(out)
 
 
 _HOST_COMMANDS = (Command("end_game"), Command("place", None, {}))
 _ARG = {"move": "to", "keep": "card", "research": "size", "explore": "size"}
 
 
-@lru_cache(maxsize=1024)
 def _command(seat: int, kind: str, value: int | None = None) -> Command:
-    """The commands `legal` offers are few and immutable: made once, shared."""
     return Command(kind, seat, {} if value is None else {_ARG[kind]: value})
 
 

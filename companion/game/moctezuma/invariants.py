@@ -31,7 +31,7 @@ def snapshot(state: MoctezumaState) -> Snapshot:
         state.round,
         state.turned,
         sum(len(s.kept) for s in state.seats),
-        tuple(len(d) for d in state.decks.values()),
+        tuple(map(len, state.decks.values())),
     )
 
 
@@ -54,20 +54,21 @@ def check(state: MoctezumaState, before: Snapshot | None = None) -> None:
             _fail("researchers on the board", f"{seat.name} at {seat.at}")
     if state.explore is not None and state.explore["seat"] != state.turn:
         _fail("only the acting player explores", f"{state.explore['seat']} vs {state.turn}")
-    record = state.seats[state.turn].record.chits
-    for space, face in record.items():
-        if state.chit(space) != face:
+    chits = state.hidden["chits"]
+    for space, face in state.seats[state.turn].record.chits.items():
+        if chits[space] != face:
             _fail("record sheets record what is there", f"chit {space}")
     kept = sum(len(s.kept) for s in state.seats)
     drawn = len(state.explore["cards"]) if state.explore else 0
-    if kept + drawn + sum(len(d) for d in state.decks.values()) != _CARDS:
+    sizes = tuple(map(len, state.decks.values()))
+    if kept + drawn + sum(sizes) != _CARDS:
         _fail("120 temple cards", f"{kept} kept, {drawn} drawn, the rest in the decks")
     if before is None:
         _temples(state, state.decks)
         return
-    sizes = tuple(len(d) for d in state.decks.values())
-    changed = [t for t, a, b in zip(state.decks, before.decks, sizes, strict=True) if a != b]
-    _temples(state, changed)
+    if sizes != before.decks:
+        changed = zip(state.decks, before.decks, sizes, strict=True)
+        _temples(state, [t for t, a, b in changed if a != b])
     if state.round < before.round or state.turned < before.turned or kept < before.kept:
         _fail("round, chits turned and cards kept only grow", f"{before} -> {snapshot(state)}")
 

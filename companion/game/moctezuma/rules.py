@@ -23,11 +23,11 @@ def place_name(at: int) -> str:
 def adjacent(state: MoctezumaState, at: int) -> tuple[int, ...]:
     """MOCT-MOVE-1 (chosen default): the Library touches every temple; with `temple_ring`,
     temple n also touches n-1 and n+1, 10 touching 1."""
-    return _adjacent(at, state.options["temple_ring"])
+    return adjacent_to(at, state.options["temple_ring"])
 
 
 @lru_cache(maxsize=32)
-def _adjacent(at: int, ring: bool) -> tuple[int, ...]:
+def adjacent_to(at: int, ring: bool) -> tuple[int, ...]:
     if at == LIBRARY:
         return tuple(range(1, 11))
     return (LIBRARY, *sorted({at % 10 + 1, (at - 2) % 10 + 1})) if ring else (LIBRARY,)
