@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from functools import lru_cache
+from itertools import repeat
+from operator import attrgetter
 from typing import Any, ClassVar
 
 from companion.game.moctezuma import fold as folding
@@ -84,7 +86,7 @@ class MoctezumaGame:
 
     def random_weights(self, state: MoctezumaState, commands: list[Command]) -> list[float]:
         """Random play spends its points rather than ending turns early or moving about."""
-        return [_WEIGHTS.get(c.type, 1.0) for c in commands]
+        return list(map(_WEIGHTS.get, map(_TYPE, commands), repeat(1.0)))
 
     def random_args(self, state: MoctezumaState, command: Command, rng: random.Random) -> Command:
         """`command` with its open values filled in (used by random play)."""
@@ -98,6 +100,7 @@ class MoctezumaGame:
 
 
 _WEIGHTS = {"end_turn": 0.2, "move": 0.5, "note": 0.02}
+_TYPE = attrgetter("type")
 
 
 def legal(state: MoctezumaState, seat: int | None) -> list[Command]:
@@ -156,7 +159,8 @@ def describe(command: Command) -> str:
     args = command.args
     match command.type:
         case "move":
-            return f"Move to {rules.place_name(args.get('to', 0))} (1 point)"
+            to = args.get("to")
+            return f"Move to {rules.place_name(to)} (1 point)" if isinstance(to, int) else "Move"
         case "research":
             size = args.get("size", 2)
             return f"Research: peek at {size} chits ({rules.COSTS.get(size, '?')} points)"
@@ -164,7 +168,8 @@ def describe(command: Command) -> str:
             size = args.get("size", 2)
             return f"Explore: draw {size} cards ({rules.COSTS.get(size, '?')} points)"
         case "keep":
-            return f"Keep card {args.get('card', 0) + 1}"
+            card = args.get("card")
+            return f"Keep card {card + 1}" if isinstance(card, int) else "Keep a card"
         case "end_turn":
             return "End the turn"
         case "note":
