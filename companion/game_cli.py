@@ -196,7 +196,10 @@ def run_replay(args: argparse.Namespace) -> int:
 # --- verify --------------------------------------------------------------------------------
 
 # Game -> "module:function(options, seats, seed, commands, noted) -> Audit" (CHAC-FAIR-1).
-AUDITS = {"chac": "companion.game.chac.audit:audit_game"}
+AUDITS = {
+    "chac": "companion.game.chac.audit:audit_game",
+    "moctezuma": "companion.game.moctezuma.audit:audit_game",
+}
 _COMMITMENT = re.compile(r"\b[0-9a-fA-F]{16,64}\b")
 
 

@@ -7,7 +7,11 @@ from importlib import import_module
 from companion.game.protocol import Game
 
 # Name -> "module:class"; imported on first use so starting the companion stays cheap.
-GAMES = {"chac": "companion.game.chac:ChacGame", "inka": "companion.game.inka:InkaGame"}
+GAMES = {
+    "chac": "companion.game.chac:ChacGame",
+    "inka": "companion.game.inka:InkaGame",
+    "moctezuma": "companion.game.moctezuma:MoctezumaGame",
+}
 
 
 def load_game(name: str) -> Game:

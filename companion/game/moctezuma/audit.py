@@ -1,0 +1,112 @@
+"""Checking a finished game against the commitment the table saw at setup (MOCT-FAIR-1).
+
+As for Temple of Chac: the check starts from the commitment the players noted, confirms the
+revealed hidden state hashes to it, then plays the logged commands again on that state and
+confirms every card drawn, chit peeked at and chit turned that the log records is what the
+revealed state gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.game.moctezuma import fold as folding
+from companion.game.moctezuma import rules
+from companion.game.moctezuma.game import new_state
+from companion.game.moctezuma.hidden import commitment
+from companion.game.protocol import Command, RuleError
+
+
+class AuditMismatch(Exception):
+    """The game does not match the commitment or its revealed state; the message says where."""
+
+
+class AuditUnfinished(Exception):
+    """The game is not over: nothing has been revealed to check."""
+
+
+@dataclass(frozen=True)
+class Audit:
+    commitment: str
+    commands: int
+    cards_drawn: int
+    chits_peeked: int
+    chits_turned: int
+
+    def summary(self) -> str:
+        return (
+            f"the reveal hashes to the commitment {self.commitment}; {self.commands} commands "
+            f"replayed on it: {self.cards_drawn} temple cards drawn, {self.chits_peeked} chits "
+            f"peeked at and {self.chits_turned} chits turned, all from the revealed state"
+        )
+
+
+def matches_noted(published: str, noted: str) -> bool:
+    """Whether the commitment the players noted (all 64 hex digits, or at least the first 16
+    the table shows) is the one published."""
+    noted = noted.strip().lower().rstrip(".").removesuffix("...")
+    return len(noted) >= 16 and published.startswith(noted)
+
+
+def audit_game(
+    options: Mapping[str, Any],
+    seats: list[str],
+    seed: int,
+    commands: Iterable[tuple[dict[str, Any], list[dict[str, Any]]]],
+    noted: str,
+) -> Audit:
+    """Check one game: its setup against the noted commitment, then each logged command's
+    events against what the revealed state gives. Raises AuditMismatch or AuditUnfinished."""
+    try:
+        state = new_state(options, seats, seed)
+    except RuleError as exc:
+        raise AuditMismatch(f"the logged setup cannot be played: {exc.reason}") from None
+    published = commitment(state.salt, state.hidden)
+    if not matches_noted(published, noted):
+        raise AuditMismatch(
+            f"the log's hidden state hashes to {published[:16]}..., not to the commitment "
+            f"{noted.strip()} the table showed at setup: its seed or setup was changed, or the "
+            "commitment was noted wrongly"
+        )
+    count = drawn = peeked = 0
+    for number, (raw, logged) in enumerate(commands):
+        try:
+            expected = rules.validate(state, Command.from_json(raw))
+        except Exception as exc:  # any failure here is the log's fault: said in one line
+            raise AuditMismatch(
+                f"command {number} ({_what(raw)}) is not legal on the revealed state: {exc}"
+            ) from None
+        if expected != logged:
+            raise AuditMismatch(
+                f"command {number} ({_what(raw)}): the log records {_differ(logged, expected)}"
+            )
+        for event in expected:
+            drawn += len(event["cards"]) if event["type"] == "explored" else 0
+            peeked += len(event["seen"]) if event["type"] == "researched" else 0
+            folding.fold(state, event)
+        count += 1
+    if not state.over:
+        raise AuditUnfinished("the game is not finished: nothing is revealed yet")
+    return Audit(published, count, drawn, peeked, state.turned)
+
+
+def _what(raw: Any) -> str:
+    if isinstance(raw, dict):
+        seat = raw.get("seat")
+        return f"{raw.get('type')!s} by {'the table' if seat is None else f'seat {seat}'}"
+    return "not a command"
+
+
+def _differ(logged: list[dict[str, Any]], expected: list[dict[str, Any]]) -> str:
+    """The first difference between the logged and the recomputed events, in words."""
+    for mine, theirs in zip(logged, expected, strict=False):
+        if mine != theirs:
+            keys = sorted(k for k in {*mine, *theirs} if mine.get(k) != theirs.get(k))
+            key = keys[0]
+            return (
+                f"{mine.get('type')} with {key} {mine.get(key)!r}, but the revealed state gives "
+                f"{theirs.get(key)!r}"
+            )
+    return f"{len(logged)} events, but the revealed state gives {len(expected)}"

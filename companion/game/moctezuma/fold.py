@@ -1,0 +1,113 @@
+"""Folding events into the state: the only place the state changes."""
+
+from __future__ import annotations
+
+from companion.game.moctezuma.rules import place_name
+from companion.game.moctezuma.state import MoctezumaState
+from companion.game.protocol import Event
+
+
+def fold(state: MoctezumaState, event: Event) -> MoctezumaState:
+    _FOLDS[event["type"]](state, event)
+    return state
+
+
+def _moved(state: MoctezumaState, e: Event) -> None:
+    seat = state.seats[e["seat"]]
+    seat.at = e["to"]
+    state.points -= 1
+    state.say(f"{seat.name} moves to {place_name(e['to'])}.")
+
+
+def _researched(state: MoctezumaState, e: Event) -> None:
+    seat = state.seats[e["seat"]]
+    seen = {space: face for space, face in e["seen"]}
+    seat.research = seen
+    if state.options["record_sheet"] == "auto":
+        seat.record.chits.update(seen)
+    state.points -= e["cost"]
+    state.say(f"{seat.name} researches {len(seen)} chits.")
+
+
+def _explored(state: MoctezumaState, e: Event) -> None:
+    seat = state.seats[e["seat"]]
+    temple, cards = e["temple"], e["cards"]
+    del state.decks[temple][len(state.decks[temple]) - len(cards) :]
+    seat.drawn = {"temple": temple, "cards": list(cards)}
+    if state.options["record_sheet"] == "auto":
+        for card in cards:
+            if isinstance(card, str):
+                seat.record.names[temple] = card  # MOCT-EXPL-2: seen, never kept
+    state.explore = {"seat": e["seat"], "temple": temple, "cards": list(cards)}
+    state.points -= e["cost"]
+    state.say(f"{seat.name} explores temple {temple} and draws {len(cards)} cards.")
+
+
+def _kept(state: MoctezumaState, e: Event) -> None:
+    seat = state.seats[e["seat"]]
+    seat.kept.append((e["temple"], e["points"]))
+    state.say(f"{seat.name} keeps a card of temple {e['temple']}.")
+
+
+def _returned(state: MoctezumaState, e: Event) -> None:
+    # The bottom of the deck is the list's start: the first card back ends up highest.
+    state.decks[e["temple"]][:0] = reversed(e["cards"])
+    state.explore = None
+    if e["refund"]:
+        state.points += e["refund"]
+    elif not any(isinstance(c, int) for c in e["cards"]):
+        state.say(f"{state.seats[e['seat']].name} finds no treasure to keep.")
+
+
+def _turn_ended(state: MoctezumaState, e: Event) -> None:
+    state.seats[e["seat"]].carry = e["carry"]
+    state.points = 0
+
+
+def _chit_turned(state: MoctezumaState, e: Event) -> None:
+    state.turned = e["space"] + 1
+    column, king = state.spaces[e["space"]]
+    state.say(f"Round {state.round} is over: {king}'s chit in column {column} is {e['face']}.")
+
+
+def _turn_started(state: MoctezumaState, e: Event) -> None:
+    state.turn = e["seat"]
+    state.points = e["points"]
+    state.seats[e["seat"]].carry = 0
+    if e["seat"] == state.first:
+        state.round += 1
+    state.say(f"{state.seats[e['seat']].name}'s turn: {e['points']} action points.")
+
+
+def _game_over(state: MoctezumaState, e: Event) -> None:
+    state.over = True
+    state.explore = None
+    state.result = e["result"]
+    names = " and ".join(state.seats[i].name for i in e["result"]["winners"])
+    ended = "The host ends the game" if e["by"] == "host" else "Moctezuma's last chit is turned"
+    state.say(f"{ended}. {names} win{'s' if len(e['result']['winners']) == 1 else ''}.")
+
+
+def _noted(state: MoctezumaState, e: Event) -> None:
+    state.seats[e["seat"]].record.notes.append(e["text"])
+
+
+def _placed(state: MoctezumaState, e: Event) -> None:
+    seat = state.seats[e["seat"]]
+    seat.at = e["at"]
+    state.say(f"The host puts {seat.name}'s researcher on {place_name(e['at'])}.")
+
+
+_FOLDS = {
+    "moved": _moved,
+    "researched": _researched,
+    "explored": _explored,
+    "kept": _kept,
+    "returned": _returned,
+    "turn_ended": _turn_ended,
+    "chit_turned": _chit_turned,
+    "turn_started": _turn_started,
+    "game_over": _game_over,
+    "noted": _noted,
+    "placed": _placed,
+}

@@ -1,0 +1,181 @@
+"""Moctezuma's Revenge! behind the `companion.game.protocol.Game` protocol."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from functools import lru_cache
+from itertools import repeat
+from operator import attrgetter
+from typing import Any, ClassVar
+
+from companion.game.moctezuma import fold as folding
+from companion.game.moctezuma import rules, views
+from companion.game.moctezuma.hidden import chit_spaces, commitment, deal_hidden
+from companion.game.moctezuma.options import OPTIONS, check_options
+from companion.game.moctezuma.state import POINTS, MoctezumaState, Seat
+from companion.game.protocol import Command, Event, Option, Prompt, RuleError
+
+
+def new_state(options: Mapping[str, Any], seats: list[str], seed: int) -> MoctezumaState:
+    opts = check_options(options)
+    if not isinstance(seats, list) or not 2 <= len(seats) <= 6:
+        raise RuleError("Moctezuma's Revenge! is played by 2 to 6 players.", "MOCT-SET-1")
+    if not all(isinstance(s, str) and s.strip() for s in seats):
+        raise RuleError("Every seat needs a player name.")
+    salt, hidden, rng = deal_hidden(seed)
+    first = rng.randrange(len(seats))  # MOCT-SET-1
+    return MoctezumaState(
+        options=opts,
+        seats=[Seat(name.strip()) for name in seats],
+        salt=salt,
+        hidden=hidden,
+        commitment=commitment(salt, hidden),
+        spaces=chit_spaces(opts["third_chit"]),
+        decks={int(t): cards[::-1] for t, cards in hidden["decks"].items()},  # top last
+        first=first,
+        turn=first,
+    )
+
+
+class MoctezumaGame:
+    """The Moctezuma's Revenge! rules. Stateless: every call takes the state it works on."""
+
+    name: ClassVar[str] = "moctezuma"
+    title: ClassVar[str] = "Moctezuma's Revenge!"
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 6
+    uses_dice: ClassVar[bool] = False
+    options: ClassVar[tuple[Option, ...]] = OPTIONS
+    # The host's own commands: listed by `legal(state, None)`, never chosen by a random player.
+    corrections: ClassVar[frozenset[str]] = rules.HOST_ONLY
+
+    def describe(self, command: Command) -> str:
+        return describe(command)
+
+    def setup(self, options: Mapping[str, Any], seats: list[str], seed: int) -> MoctezumaState:
+        state = new_state(options, seats, seed)
+        state.say(f"A new game for {', '.join(s.name for s in state.seats)}.")
+        state.say(f"{state.seats[state.first].name} plays first: {POINTS} action points.")
+        return state
+
+    def legal(self, state: MoctezumaState, seat: int | None) -> list[Command]:
+        return legal(state, seat)
+
+    def apply(self, state: MoctezumaState, command: Command) -> list[Event]:
+        return rules.validate(state, command)
+
+    def fold(self, state: MoctezumaState, event: Event) -> MoctezumaState:
+        return folding.fold(state, event)
+
+    def public_view(self, state: MoctezumaState) -> dict[str, Any]:
+        return views.public_view(state)
+
+    def seat_view(self, state: MoctezumaState, seat: int) -> dict[str, Any]:
+        return views.seat_view(state, seat)
+
+    def prompts(self, state: MoctezumaState) -> list[Prompt]:
+        return prompts(state)
+
+    def is_over(self, state: MoctezumaState) -> bool:
+        return state.over
+
+    def seats_with_commands(self, state: MoctezumaState) -> list[int]:
+        """Only the player whose turn it is acts (notes aside), a shortcut for random play."""
+        return [] if state.over else [state.turn]
+
+    def random_weights(self, state: MoctezumaState, commands: list[Command]) -> list[float]:
+        """Random play spends its points rather than ending turns early or moving about."""
+        return list(map(_WEIGHTS.get, map(_TYPE, commands), repeat(1.0)))
+
+    def random_args(self, state: MoctezumaState, command: Command, rng: random.Random) -> Command:
+        """`command` with its open values filled in (used by random play)."""
+        if command.type == "research":
+            down = rules.face_down(state)
+            chits = rng.sample(down, min(command.args["size"], len(down)))
+            return Command("research", command.seat, {**command.args, "chits": chits})
+        if command.type == "note":
+            return Command("note", command.seat, {"text": f"round {state.round}: a hunch"})
+        return command
+
+
+_WEIGHTS = {"end_turn": 0.2, "move": 0.5, "note": 0.02}
+_TYPE = attrgetter("type")
+
+
+def legal(state: MoctezumaState, seat: int | None) -> list[Command]:
+    """What `seat` may do now; a research's chits are left open (the player picks them)."""
+    if state.over:
+        return []
+    if seat is None:
+        return list(_HOST_COMMANDS)
+    if seat != state.turn:
+        return [_command(seat, "note")]
+    if state.explore is not None:
+        cards = state.explore["cards"]
+        return [_command(seat, "note")] + [
+            _command(seat, "keep", i) for i, c in enumerate(cards) if isinstance(c, int)
+        ]
+    here, points = state.seats[seat].at, state.points
+    # Whether there are chits left to research, or cards left to explore.
+    can = state.turned < len(state.spaces) if here == rules.LIBRARY else bool(state.decks[here])
+    return list(_turn(seat, here, min(points, 3), can, state.options["temple_ring"]))
+
+
+@lru_cache(maxsize=4096)
+def _turn(seat: int, here: int, points: int, can: bool, ring: bool) -> tuple[Command, ...]:
+    """A turn's commands depend on little: where, how many points (3 buys anything), and
+    whether the location has chits or cards left. Made once for each case."""
+    out = [_command(seat, "note"), _command(seat, "end_turn")]
+    out += [_command(seat, "move", to) for to in rules.adjacent_to(here, ring)]
+    if can:
+        kind = "research" if here == rules.LIBRARY else "explore"
+        out += [_command(seat, kind, size) for size, cost in rules.COSTS.items() if cost <= points]
+    return tuple(out)
+
+
+_HOST_COMMANDS = (Command("end_game"), Command("place", None, {}))
+_ARG = {"move": "to", "keep": "card", "research": "size", "explore": "size"}
+
+
+def _command(seat: int, kind: str, value: int | None = None) -> Command:
+    return Command(kind, seat, {} if value is None else {_ARG[kind]: value})
+
+
+def prompts(state: MoctezumaState) -> list[Prompt]:
+    if state.over:
+        winners = state.result["winners"]
+        names = " and ".join(state.seats[i].name for i in winners)
+        return [Prompt(f"Game over: {names} win{'s' if len(winners) == 1 else ''}.", "over")]
+    seat = state.seats[state.turn]
+    if state.explore is not None:
+        return [Prompt(f"{seat.name}: keep one of the cards you drew", "choose", state.turn)]
+    points = f"{state.points} action point{'s' if state.points != 1 else ''} left"
+    return [Prompt(f"{seat.name} at {rules.place_name(seat.at)}: {points}", "act", state.turn)]
+
+
+def describe(command: Command) -> str:
+    """The command as a button or the log reads it: "Move to temple 3 (1 point)"."""
+    args = command.args
+    match command.type:
+        case "move":
+            to = args.get("to")
+            return f"Move to {rules.place_name(to)} (1 point)" if isinstance(to, int) else "Move"
+        case "research":
+            size = args.get("size", 2)
+            return f"Research: peek at {size} chits ({rules.COSTS.get(size, '?')} points)"
+        case "explore":
+            size = args.get("size", 2)
+            return f"Explore: draw {size} cards ({rules.COSTS.get(size, '?')} points)"
+        case "keep":
+            card = args.get("card")
+            return f"Keep card {card + 1}" if isinstance(card, int) else "Keep a card"
+        case "end_turn":
+            return "End the turn"
+        case "note":
+            return "Write a note on the record sheet"
+        case "place":
+            return "Put a researcher where it really stands"
+        case "end_game":
+            return "End the game and score it"
+    return command.type.replace("_", " ").capitalize()

@@ -1,0 +1,214 @@
+"""Validating commands: each accepted command becomes events; a refused one raises RuleError
+naming the rule and changes nothing (`validate` never mutates the state)."""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Any
+
+from companion.game.moctezuma.scoring import score
+from companion.game.moctezuma.state import LIBRARY, POINTS, MoctezumaState
+from companion.game.protocol import Command, Event, RuleError
+
+COSTS = {2: 2, 5: 3}  # MOCT-RES-1, MOCT-EXPL-1: cards or chits -> action points
+HOST_ONLY = frozenset({"place", "end_game"})
+NOTE_LENGTH = 500
+
+
+def place_name(at: int) -> str:
+    return "the Library" if at == LIBRARY else f"temple {at}"
+
+
+def adjacent(state: MoctezumaState, at: int) -> tuple[int, ...]:
+    """MOCT-MOVE-1 (chosen default): the Library touches every temple; with `temple_ring`,
+    temple n also touches n-1 and n+1, 10 touching 1."""
+    return adjacent_to(at, state.options["temple_ring"])
+
+
+@lru_cache(maxsize=32)
+def adjacent_to(at: int, ring: bool) -> tuple[int, ...]:
+    if at == LIBRARY:
+        return tuple(range(1, 11))
+    return (LIBRARY, *sorted({at % 10 + 1, (at - 2) % 10 + 1})) if ring else (LIBRARY,)
+
+
+def face_down(state: MoctezumaState) -> list[int]:
+    return list(range(state.turned, len(state.spaces)))
+
+
+def validate(state: MoctezumaState, command: Command) -> list[Event]:
+    kind, seat, args = command.type, command.seat, command.args
+    if kind in HOST_ONLY:
+        if seat is not None:
+            raise RuleError("Only the host may do that.")
+        if state.over:
+            raise RuleError("The game is over.", "MOCT-END-1")
+        return _host(state, kind, args)
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state.seats):
+        raise RuleError("That command needs the seat of the player making it.")
+    if kind == "note":
+        return _note(state, seat, args)
+    if state.over:
+        raise RuleError("The game is over.", "MOCT-END-1")
+    if kind not in ("move", "research", "explore", "keep", "end_turn"):
+        raise RuleError(f"There is no command {kind!r} in Moctezuma's Revenge!.")
+    if seat != state.turn:
+        raise RuleError(f"It is {state.seats[state.turn].name}'s turn.", "MOCT-TURN-1")
+    if kind == "keep":
+        return _keep(state, seat, args)
+    if state.explore is not None:
+        raise RuleError("First keep one of the cards you drew.", "MOCT-EXPL-1")
+    if kind == "end_turn":
+        return _end_turn(state, seat)
+    if kind == "move":
+        return _move(state, seat, args)
+    size = args.get("size")
+    if not isinstance(size, int) or isinstance(size, bool) or size not in COSTS:
+        raise RuleError(
+            "Say how many: 2 (2 action points) or 5 (3 action points).",
+            "MOCT-RES-1" if kind == "research" else "MOCT-EXPL-1",
+        )
+    if kind == "research":
+        return _research(state, seat, size, args)
+    return _explore(state, seat, size)
+
+
+def _spend(state: MoctezumaState, cost: int) -> None:
+    if cost > state.points:
+        raise RuleError(
+            f"That takes {cost} action points; {state.points} left this turn.", "MOCT-TURN-1"
+        )
+
+
+def _after_spending(state: MoctezumaState, seat: int, cost: int) -> list[Event]:
+    """A turn with no points left ends by itself (MOCT-TURN-1)."""
+    return _end_turn(state, seat) if cost == state.points else []
+
+
+def _move(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
+    to = args.get("to")
+    if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to <= 10:
+        raise RuleError("Move to the Library (0) or a temple 1-10.", "MOCT-MOVE-1")
+    here = state.seats[seat].at
+    if to not in adjacent(state, here):
+        raise RuleError(
+            f"{place_name(to).capitalize()} is not next to {place_name(here)}.", "MOCT-MOVE-1"
+        )
+    _spend(state, 1)
+    return [{"type": "moved", "seat": seat, "to": to}, *_after_spending(state, seat, 1)]
+
+
+def _research(state: MoctezumaState, seat: int, size: int, args: Any) -> list[Event]:
+    if state.seats[seat].at != LIBRARY:
+        raise RuleError("Research the kings at the Library.", "MOCT-RES-1")
+    cost = COSTS[size]
+    _spend(state, cost)
+    chits = args.get("chits")
+    down = face_down(state)
+    want = min(size, len(down))
+    if (
+        not isinstance(chits, list)
+        or not all(isinstance(c, int) and not isinstance(c, bool) for c in chits)
+        or not all(0 <= c < len(state.spaces) for c in chits)
+    ):
+        raise RuleError(f"Pick {want} chit spaces (0-14) to peek at.", "MOCT-RES-1")
+    if any(state.face_up(c) for c in chits):
+        raise RuleError("That chit is already face up: peek only at face-down chits.", "MOCT-RES-1")
+    if len(set(chits)) != len(chits) or len(chits) != want:
+        raise RuleError(f"Pick {want} different face-down chits.", "MOCT-RES-1")
+    seen = [[c, state.chit(c)] for c in chits]
+    return [
+        {"type": "researched", "seat": seat, "cost": cost, "seen": seen},
+        *_after_spending(state, seat, cost),
+    ]
+
+
+def _explore(state: MoctezumaState, seat: int, size: int) -> list[Event]:
+    temple = state.seats[seat].at
+    if temple == LIBRARY:
+        raise RuleError("Explore at a temple, not at the Library.", "MOCT-EXPL-1")
+    cost = COSTS[size]
+    _spend(state, cost)
+    deck = state.decks[temple]
+    cards = deck[: -size - 1 : -1]  # MOCT-EXPL-3: a short deck gives what it has
+    events: list[Event] = [
+        {"type": "explored", "seat": seat, "temple": temple, "cost": cost, "cards": cards}
+    ]
+    if any(isinstance(c, int) for c in cards):
+        return events
+    refund = cost if state.options["refund_empty_explore"] else 0
+    events.append(_returned(state, seat, temple, cards, refund))
+    return events + (_end_turn(state, seat) if cost - refund == state.points else [])
+
+
+def _keep(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
+    pending = state.explore
+    if pending is None:
+        raise RuleError("There is no drawn card to keep: explore a temple first.", "MOCT-EXPL-1")
+    cards = pending["cards"]
+    index = args.get("card")
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(cards):
+        raise RuleError(f"Pick one of the {len(cards)} cards you drew.", "MOCT-EXPL-1")
+    if not isinstance(cards[index], int):
+        raise RuleError("The name card may never be kept: pick a treasure card.", "MOCT-EXPL-2")
+    rest = cards[:index] + cards[index + 1 :]
+    temple = pending["temple"]
+    return [
+        {"type": "kept", "seat": seat, "temple": temple, "points": cards[index]},
+        _returned(state, seat, temple, rest, 0),
+        *(_end_turn(state, seat) if state.points == 0 else []),
+    ]
+
+
+def _returned(state: MoctezumaState, seat: int, temple: int, cards: list, refund: int) -> Event:
+    """The cards not kept, to the bottom of the deck (MOCT-EXPL-1), in the order chosen."""
+    back = list(cards)
+    if state.options["return_order"] == "shuffled" and len(back) > 1:
+        # Derived from the secret salt and the deck's state, so a replay shuffles alike.
+        random.Random(f"{state.salt}:{temple}:{len(state.decks[temple])}:{state.round}").shuffle(
+            back
+        )
+    return {"type": "returned", "seat": seat, "temple": temple, "cards": back, "refund": refund}
+
+
+def _end_turn(state: MoctezumaState, seat: int) -> list[Event]:
+    """The turn passes clockwise; after every player's turn a chit is turned (MOCT-ROUND-1),
+    and the last chit ends the game (MOCT-END-1)."""
+    carry = min(state.points, POINTS) if state.options["carry_points"] else 0
+    events: list[Event] = [{"type": "turn_ended", "seat": seat, "carry": carry}]
+    n = len(state.seats)
+    after = (seat + 1) % n
+    if after == state.first:
+        space = state.turned
+        events.append({"type": "chit_turned", "space": space, "face": state.chit(space)})
+        if space + 1 == len(state.spaces):
+            events.append({"type": "game_over", "by": "chits", "result": score(state, space + 1)})
+            return events
+    points = POINTS + state.seats[after].carry
+    events.append({"type": "turn_started", "seat": after, "points": points})
+    return events
+
+
+def _note(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
+    text = args.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise RuleError("A note needs some words.", "MOCT-REC-1")
+    if len(text) > NOTE_LENGTH:
+        raise RuleError(f"A note holds at most {NOTE_LENGTH} characters.", "MOCT-REC-1")
+    return [{"type": "noted", "seat": seat, "text": text.strip()}]
+
+
+def _host(state: MoctezumaState, kind: str, args: Any) -> list[Event]:
+    if kind == "end_game":
+        return [{"type": "game_over", "by": "host", "result": score(state, state.turned)}]
+    player, at = args.get("player"), args.get("at")
+    if (
+        not isinstance(player, int)
+        or isinstance(player, bool)
+        or not 0 <= player < len(state.seats)
+    ):
+        raise RuleError("Say whose researcher to put back (a seat number).")
+    if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at <= 10:
+        raise RuleError("Put the researcher on the Library (0) or a temple 1-10.", "MOCT-MOVE-1")
+    return [{"type": "placed", "seat": player, "at": at}]
