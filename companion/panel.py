@@ -22,7 +22,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -48,29 +48,6 @@ MAX_NOTICES = 3
 PEEK_S = 5.0
 # Commands answered by typing one number on the panel: command -> (argument, lowest, highest).
 NUMBER_COMMANDS = {"slab": ("number", 1, 14)}  # CHAC-LAVA-3: the number under a turned slab
-# Commands the menu can submit as they come from `legal` (all their arguments known).
-MENU_LABELS: dict[str, Callable[[Mapping[str, Any]], str]] = {
-    "move": lambda a: "Leave the temple" if a["to"] == "exit" else f"Move to {a['to']}",
-    "sprint": lambda a: "Sprint out" if a["to"] == "exit" else f"Sprint to {a['to']}",
-    "leap": lambda a: f"Leap to {a['to']}",
-    "search": lambda a: "Search",
-    "decipher": lambda a: "Decipher",
-    "take": lambda a: "Take treasure",
-    "sabotage": lambda a: "Sabotage",
-    "alcove": lambda a: "Try the alcove",
-    "lock_pick": lambda a: "Pick the lock",
-    "river_exit": lambda a: "Exit the river",
-    "swim": lambda a: "Swim",
-    "river_give_up": lambda a: "Be swept away",
-    "linguistics": lambda a: f"Peek slab {a['space']}",
-    "stamina": lambda a: "Use Stamina",
-    "ready": lambda a: "Ready",
-    "replace": lambda a: f"Enter on sun {a['sun']}",
-    "decline_replacement": lambda a: "Stay out",
-    "choose_adventurer": lambda a: str(a["adventurer"]),
-    "walls": lambda a: "Reveal wall cards",
-    "pass": lambda a: "End turn",
-}
 
 
 @dataclass
@@ -330,19 +307,27 @@ class Panel:
     def _menu_items(self, seat: int | None) -> list[tuple[str, Command | str]]:
         items: list[tuple[str, Command | str]] = []
         last: list[tuple[str, Command | str]] = []
-        view = self._view or {}
         for command in self.table.legal(seat):
-            if seat is None and command.type == "first_dicekeeper":
-                name = view["seats"][command.args["keeper"]]["name"]
-                items.append((f"{name} keeps dice", command))
-                continue
-            label = MENU_LABELS.get(command.type)
+            label = self._label(command)
             if label is None:
                 continue  # needs typing (cards, corrections): the host or seat page does it
-            (last if command.type == "pass" else items).append((label(command.args), command))
+            (last if command.type == "pass" else items).append((label, command))
         if seat is not None and self._decipher(seat):
             items.append(("Peek at glyph", "peek"))
         return items + last
+
+    def _label(self, command: Command) -> str | None:
+        """The game's short label for the menu when it has one (None: not on the panel),
+        else the words it describes the command with."""
+        game = self.table.game
+        if game is None:
+            return None
+        short = getattr(game, "menu_label", None)
+        return (
+            short(command, [s.strip() for s in self.table.seats])
+            if short
+            else game.describe(command)
+        )
 
     def _open_menu(self, seat: int | None) -> None:
         items = self._menu_items(seat)

@@ -42,16 +42,26 @@ def seat_payload(table: Table, seat: int) -> dict[str, Any]:
         "seat": seat,
         "view": view,
         "prompts": [p.to_json() for p in table.prompts()],
-        "legal": [c.to_json() for c in table.legal(seat)],
+        **commands(table, seat),
     }
     if view.get("reveal") and view.get("commitment"):  # the scores and reveal, as on the table
         payload["reveal_checked"] = reveal_matches(view["commitment"], view["reveal"])
     return payload
 
 
+def commands(table: Table, seat: int | None) -> dict[str, list]:
+    """The commands `seat` may send ("legal", as JSON) and, in the same order, the words the
+    game describes each with ("labels", for their buttons)."""
+    game, legal = table.game, table.legal(seat)
+    return {
+        "legal": [c.to_json() for c in legal],
+        "labels": [game.describe(c) for c in legal] if game else [],
+    }
+
+
 def host_payload(table: Table) -> dict[str, Any]:
     """The host's page: the public view plus the table's own commands (dice, corrections)."""
     payload = table_payload(table)
-    payload["legal"] = [c.to_json() for c in table.legal(None)]
+    payload.update(commands(table, None))
     payload["over"] = table.is_over()
     return payload
