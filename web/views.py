@@ -18,17 +18,17 @@ def table_payload(table: Table) -> dict[str, Any]:
         "view": view,
         "prompts": [p.to_json() for p in table.prompts()],
     }
-    if view.get("reveal") and view.get("commitment"):
-        payload["reveal_checked"] = reveal_matches(view["commitment"], view["reveal"])
+    payload.update(reveal_checked(table, view))
     return payload
 
 
-def reveal_matches(commitment: str, reveal: dict[str, Any]) -> bool:
-    """Whether the end-of-game reveal hashes to the commitment published at setup
-    (CHAC-FAIR-1); phones cannot hash it themselves (no WebCrypto over plain http)."""
-    from companion.game.chac.hidden import verify_reveal
-
-    return verify_reveal(commitment, reveal)
+def reveal_checked(table: Table, view: dict[str, Any]) -> dict[str, bool]:
+    """Once the game ends, whether its reveal hashes to the commitment published at setup
+    (CHAC-FAIR-1), checked here: phones cannot hash (no WebCrypto over plain http)."""
+    game = table.game
+    if not (view.get("reveal") and view.get("commitment")) or not hasattr(game, "reveal_matches"):
+        return {}
+    return {"reveal_checked": game.reveal_matches(view["commitment"], view["reveal"])}
 
 
 def seat_payload(table: Table, seat: int) -> dict[str, Any]:
@@ -44,8 +44,7 @@ def seat_payload(table: Table, seat: int) -> dict[str, Any]:
         "prompts": [p.to_json() for p in table.prompts()],
         **commands(table, seat),
     }
-    if view.get("reveal") and view.get("commitment"):  # the scores and reveal, as on the table
-        payload["reveal_checked"] = reveal_matches(view["commitment"], view["reveal"])
+    payload.update(reveal_checked(table, view))  # the scores and reveal, as on the table
     return payload
 
 

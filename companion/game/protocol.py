@@ -31,6 +31,15 @@ class RuleError(Exception):
         return f"{self} ({self.rule})" if self.rule else str(self)
 
 
+class AuditMismatch(Exception):
+    """`companion verify`: the game does not match its commitment or its revealed hidden
+    state; the message says where."""
+
+
+class AuditUnfinished(Exception):
+    """`companion verify`: the game is not over, so nothing has been revealed to check."""
+
+
 @dataclass(frozen=True)
 class Command:
     """One thing that happens at the table: who (a seat, or None for the table/host), what, how.
@@ -117,6 +126,14 @@ class Game(Protocol):
 
     Besides the rules, a game declares what the generic parts (registry, setup form, panel,
     pages, CLI) need to host it without knowing it by name.
+
+    A game bundle may also bring, as optional methods the generic parts look for:
+    `menu_label(command, seats) -> str | None` (a shorter label for the OLED menu; None keeps
+    the command off the panel), `screens()` (the module drawing its OLED screens: see
+    `companion.screens.chac`), `simulation()` (what `companion simulate` checks after every
+    command and counts per game), `verify(options, seats, seed, commands, noted)` (checks a
+    finished game against the commitment noted at setup, raising AuditMismatch or
+    AuditUnfinished) and `reveal_matches(commitment, reveal) -> bool`.
     """
 
     name: ClassVar[str]

@@ -17,15 +17,9 @@ from companion.game.chac import fold as folding
 from companion.game.chac import rules
 from companion.game.chac.game import new_state
 from companion.game.chac.hidden import commitment
-from companion.game.protocol import Command, RuleError
+from companion.game.protocol import AuditMismatch, AuditUnfinished, Command, RuleError
 
-
-class AuditMismatch(Exception):
-    """The game does not match the commitment or its revealed state; the message says where."""
-
-
-class AuditUnfinished(Exception):
-    """The game is not over: nothing has been revealed to check."""
+__all__ = ["Audit", "AuditMismatch", "AuditUnfinished", "audit_game"]
 
 
 @dataclass(frozen=True)

@@ -282,6 +282,39 @@ class ChacGame:
     def is_over(self, state: ChacState) -> bool:
         return state.phase == "over"
 
+    # --- what the generic parts ask a game bundle for (companion.game.protocol.Game) -------
+
+    def screens(self) -> Any:
+        """The OLED screens, notices and the panel's facts (imported when first drawn)."""
+        from companion.screens import chac
+
+        return chac
+
+    def simulation(self) -> Any:
+        """`companion simulate`'s invariant checks and figures for a run of random games."""
+        from companion.game.chac.simulation import ChacSimulation
+
+        return ChacSimulation()
+
+    def verify(
+        self,
+        options: Mapping[str, Any],
+        seats: list[str],
+        seed: int,
+        commands: list[tuple[dict[str, Any], list[Event]]],
+        noted: str,
+    ) -> Any:
+        """`companion verify` (CHAC-FAIR-1): the finished game against the noted commitment."""
+        from companion.game.chac.audit import audit_game
+
+        return audit_game(options, seats, seed, commands, noted)
+
+    def reveal_matches(self, commitment: str, reveal: Any) -> bool:
+        """Whether the end-of-game reveal hashes to the commitment published at setup."""
+        from companion.game.chac.hidden import verify_reveal
+
+        return verify_reveal(commitment, reveal)
+
     def seats_with_commands(self, state: ChacState) -> list[int]:
         """The seats that may have legal commands now (a shortcut for random play)."""
         return listing.seats_with_commands(state)
