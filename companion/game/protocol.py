@@ -130,7 +130,7 @@ class Game(Protocol):
     A game bundle may also bring, as optional methods the generic parts look for:
     `menu_label(command, seats) -> str | None` (a shorter label for the OLED menu; None keeps
     the command off the panel), `screens()` (the module drawing its OLED screens: see
-    `companion.screens.chac`), `simulation()` (what `companion simulate` checks after every
+    `companion.screens.generic`), `simulation()` (what `companion simulate` checks after every
     command and counts per game), `verify(options, seats, seed, commands, noted)` (checks a
     finished game against the commitment noted at setup, raising AuditMismatch or
     AuditUnfinished) and `reveal_matches(commitment, reveal) -> bool`.

@@ -286,9 +286,9 @@ class ChacGame:
 
     def screens(self) -> Any:
         """The OLED screens, notices and the panel's facts (imported when first drawn)."""
-        from companion.screens import chac
+        from companion.game.chac import screens
 
-        return chac
+        return screens
 
     def simulation(self) -> Any:
         """`companion simulate`'s invariant checks and figures for a run of random games."""
