@@ -315,6 +315,12 @@ class ChacGame:
 
         return verify_reveal(commitment, reveal)
 
+    def hidden_twin(self, state: ChacState, seat: int | None, rng: random.Random) -> ChacState:
+        """`state` with what only `seat` (None: nobody) may know dealt again (secrecy tests)."""
+        from companion.game.chac.twin import hidden_twin
+
+        return hidden_twin(state, seat, rng)
+
     def seats_with_commands(self, state: ChacState) -> list[int]:
         """The seats that may have legal commands now (a shortcut for random play)."""
         return listing.seats_with_commands(state)
