@@ -31,3 +31,24 @@ def test_the_core_imports_no_web_or_hardware_library():
     assert int(count) > 20, "the probe imported the core's modules"
     assert "companion" in loaded.split()
     assert not set(FORBIDDEN) & set(loaded.split()), loaded
+
+
+def test_no_core_module_imports_them_even_when_called():
+    """Also the imports made inside functions, read from the source."""
+    import ast
+
+    core = [*(ROOT / "companion/game").rglob("*.py"), *(ROOT / "companion/dice").rglob("*.py")]
+    core += [ROOT / "companion/table.py", ROOT / "companion/store.py"]
+    found = []
+    for path in core:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            else:
+                continue
+            found += [
+                f"{path.relative_to(ROOT)}: {n}" for n in names if n.split(".")[0] in FORBIDDEN
+            ]
+    assert len(core) > 20 and not found, found
