@@ -133,7 +133,8 @@ class Game(Protocol):
     `companion.screens.generic`), `simulation()` (what `companion simulate` checks after every
     command and counts per game), `verify(options, seats, seed, commands, noted)` (checks a
     finished game against the commitment noted at setup, raising AuditMismatch or
-    AuditUnfinished), `reveal_matches(commitment, reveal) -> bool`, and
+    AuditUnfinished), `reveal_matches(commitment, reveal) -> bool`,
+    `board_layout(public_view)` (where the pages draw its board; None: before any game), and
     `hidden_twin(state, seat, rng)` (the state with what only `seat` may know dealt again, for
     the secrecy test every registered game is put through).
     """

@@ -315,6 +315,14 @@ class ChacGame:
 
         return verify_reveal(commitment, reveal)
 
+    def board_layout(self, public_view: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Where the pages draw each space of the game's board file (the default board when
+        there is no game yet). Raises RuleError when that file cannot be read any more."""
+        from companion.game.chac.layout import layout_for
+
+        board = (public_view or {}).get("board")
+        return layout_for(board.get("file") if isinstance(board, dict) else None)
+
     def hidden_twin(self, state: ChacState, seat: int | None, rng: random.Random) -> ChacState:
         """`state` with what only `seat` (None: nobody) may know dealt again (secrecy tests)."""
         from companion.game.chac.twin import hidden_twin
