@@ -180,10 +180,12 @@
     const name = (payload.seats || [])[payload.seat] || "My seat";
     $("me").textContent = name;
     View.prompt($("prompt"), payload, payload.seat);
-    const buttons = v.game === "chac" ? actionButtons(payload) : [];
+    // A game without seat page parts of its own: its legal commands as big buttons, in its words.
+    const buttons = v.game === "chac" ? actionButtons(payload) : (payload.legal || []).map((cmd) => button(View.label(payload, cmd), cmd));
     $("actions-card").hidden = buttons.length === 0;
     $("actions").replaceChildren(...buttons);
-    $("mine").replaceChildren(...(v.game === "chac" ? mine(payload) : [el("p", {}, "Waiting for the host to start a game.")]));
+    const waiting = payload.game ? [] : [el("p", {}, "Waiting for the host to start a game.")];
+    $("mine").replaceChildren(...(v.game === "chac" ? mine(payload) : waiting));
     const moves = targets(payload);
     const labels = Object.fromEntries(Object.entries(moves).map(([to, c]) => [to, View.label(payload, c)]));
     // Scroll the map to me and my moves when they change, not under a finger panning it.
