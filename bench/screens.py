@@ -20,9 +20,10 @@ from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
 
+from companion.game.chac import screens as chac
 from companion.game.protocol import Command
 from companion.panel import Panel
-from companion.screens import chac, common
+from companion.screens import common
 from companion.table import Table
 from hardware.buttons import ButtonPanel
 from hardware.display import dummy_display

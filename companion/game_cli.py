@@ -12,7 +12,6 @@ import argparse
 import json
 import random
 import re
-import statistics
 import sys
 import time
 from collections import Counter
@@ -22,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.game import GAMES
-from companion.game.protocol import Command, RuleError
+from companion.game.protocol import AuditMismatch, AuditUnfinished, Command, RuleError
 
 # `companion verify` exit codes.
 VERIFY_OK, VERIFY_MISMATCH, VERIFY_NOT_FINISHED, VERIFY_NOT_A_LOG = 0, 1, 3, 4
@@ -67,13 +66,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     simulate = subparsers.add_parser(
         "simulate",
         help="play random complete games and report statistics",
-        description="Play complete games (Temple of Chac unless --game says otherwise) with "
-        "random legal commands and random dice, check the game's invariants after every "
-        "command, and print games per second and outcome statistics. Exits 1 naming the seed "
-        "of a game that broke a rule.",
+        description="Play complete games of a registered game with random legal commands and "
+        "random dice, check the game's invariants after every command, and print games per "
+        "second and outcome statistics. Exits 1 naming the seed of a game that broke a rule.",
     )
     simulate.add_argument(
-        "--game", default="chac", choices=sorted(GAMES), help="the game to play (default chac)"
+        "--game",
+        choices=sorted(GAMES),
+        default=next(iter(GAMES)),
+        help=f"the game to play (default {next(iter(GAMES))})",
     )
     simulate.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     simulate.add_argument("--seed", type=int, default=0, help="seed of the first game")
@@ -195,11 +196,6 @@ def run_replay(args: argparse.Namespace) -> int:
 
 # --- verify --------------------------------------------------------------------------------
 
-# Game -> "module:function(options, seats, seed, commands, noted) -> Audit" (CHAC-FAIR-1).
-AUDITS = {
-    "chac": "companion.game.chac.audit:audit_game",
-    "moctezuma": "companion.game.moctezuma.audit:audit_game",
-}
 _COMMITMENT = re.compile(r"\b[0-9a-fA-F]{16,64}\b")
 
 
@@ -224,8 +220,7 @@ def noted_commitment(value: str) -> str:
 def verify_log(path: Path, noted: str, game_id: int | None = None) -> tuple[int, str]:
     """(exit code, one-line message) for the game in the log at `path` (default: its latest),
     checked against the commitment the players noted at setup (`noted`)."""
-    from importlib import import_module
-
+    from companion.game import load_game
     from companion.store import Store, StoreError
 
     try:
@@ -242,21 +237,23 @@ def verify_log(path: Path, noted: str, game_id: int | None = None) -> tuple[int,
     finally:
         store.close()
     label = f"game {record.id} ({record.name}, {', '.join(map(str, record.seats))})"
-    if record.name not in AUDITS:
-        return VERIFY_NOT_A_LOG, f"{label} has no commitment to check"
-    module_name, function = AUDITS[record.name].split(":")
-    module = import_module(module_name)
     try:
-        audit = getattr(module, function)(
+        game = load_game(record.name)
+    except ValueError as exc:
+        return VERIFY_NOT_A_LOG, f"{label}: {exc}"
+    if not hasattr(game, "verify"):
+        return VERIFY_NOT_A_LOG, f"{label} has no commitment to check"
+    try:
+        audit = game.verify(
             record.options,
             record.seats,
             record.seed,
             [(e.command, e.events) for e in entries],
             noted,
         )
-    except module.AuditUnfinished as exc:
+    except AuditUnfinished as exc:
         return VERIFY_NOT_FINISHED, f"{label}: {exc}"
-    except module.AuditMismatch as exc:
+    except AuditMismatch as exc:
         return VERIFY_MISMATCH, f"MISMATCH: {label}: {exc}"
     return VERIFY_OK, f"ok: {label}: {audit.summary()}"
 
@@ -281,69 +278,55 @@ class SimulationError(RuntimeError):
 
 @dataclass
 class SimulationReport:
+    game: str
     games: int = 0
     commands: int = 0
     seconds: float = 0.0
     players: Counter[int] = field(default_factory=Counter)
-    rounds: list[int] = field(default_factory=list)
-    eliminations: Counter[str] = field(default_factory=Counter)
-    escapes: int = 0
-    games_with_escape: int = 0
-    sealed: int = 0
-    winning_scores: list[int] = field(default_factory=list)
-    escaped_scores: list[int] = field(default_factory=list)
+    stats: Any = None  # the game's own figures (its `simulation()`), when it counts any
 
     def to_json(self) -> dict[str, Any]:
-        def spread(values: list[int]) -> dict[str, float] | None:
-            if not values:
-                return None
-            return {
-                "mean": round(statistics.fmean(values), 2),
-                "min": min(values),
-                "max": max(values),
-            }
-
         return {
+            "game": self.game,
             "games": self.games,
             "commands": self.commands,
             "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games / self.seconds, 1) if self.seconds else None,
             "commands_per_game": round(self.commands / self.games, 1) if self.games else None,
             "players": dict(sorted(self.players.items())),
-            "rounds": spread(self.rounds),
-            "eliminations": dict(self.eliminations.most_common()),
-            "escapes": self.escapes,
-            "games_with_an_escape": self.games_with_escape,
-            "exit_sealed": self.sealed,
-            "games_without_winner": self.games - len(self.winning_scores),
-            "winning_score": spread(self.winning_scores),
-            "escaped_score": spread(self.escaped_scores),
+            **(self.stats.to_json() if self.stats is not None else {}),
         }
 
 
-def simulate(games: int, seed: int, players: int | None = None) -> SimulationReport:
+def simulate(
+    games: int, seed: int, players: int | None = None, game_name: str = next(iter(GAMES))
+) -> SimulationReport:
     """Plays `games` random complete games (game i uses seed `seed + i`) on the engine alone,
-    checking the invariants after every command."""
+    checking the game's invariants after every command."""
     from companion.game import load_game
-    from companion.game.chac import invariants
     from companion.game.random_play import play_random_game
 
-    game = load_game("chac")
-    report = SimulationReport()
+    game = load_game(game_name)
+    stats = game.simulation() if hasattr(game, "simulation") else None
+    fewest, most = stats.seats if stats is not None else (game.min_seats, game.max_seats)
+    report = SimulationReport(game_name, stats=stats)
     start = time.perf_counter()
     for number in range(games):
         game_seed = seed + number
-        count = players or random.Random(game_seed).randint(2, 6)
-        watcher = _Watcher(invariants)
+        count = players or random.Random(game_seed).randint(fewest, most)
         try:
             played = play_random_game(
-                game, [f"Player {i + 1}" for i in range(count)], game_seed, check=watcher
+                game,
+                [f"Player {i + 1}" for i in range(count)],
+                game_seed,
+                check=stats.checker() if stats is not None else None,
             )
         except Exception as exc:
             raise SimulationError(
                 f"game with seed {game_seed} ({count} players) failed: {exc}"
             ) from exc
-        _tally(report, played.state)
+        if stats is not None:
+            stats.add(played.state, played.commands)
         report.players[count] += 1
         report.commands += len(played.commands)
         report.games += 1
@@ -351,116 +334,13 @@ def simulate(games: int, seed: int, players: int | None = None) -> SimulationRep
     return report
 
 
-class _Watcher:
-    """Runs after every command: checks the invariants, the one-way ones against the
-    previous state."""
-
-    def __init__(self, invariants: Any):
-        self.invariants = invariants
-        self.snapshot = None
-
-    def __call__(self, state: Any) -> None:
-        self.invariants.check(state, self.snapshot)
-        self.snapshot = self.invariants.snapshot(state)
-
-
-def _tally(report: SimulationReport, state: Any) -> None:
-    report.rounds.append(state.round)
-    report.eliminations.update(
-        adv.fate for seat in state.seats for adv in seat.advs if adv.status == "eliminated"
-    )
-    escaped = [
-        i for i, seat in enumerate(state.seats) for adv in seat.advs if adv.status == "escaped"
-    ]
-    report.escapes += len(escaped)
-    report.games_with_escape += bool(escaped)
-    report.sealed += bool(state.sealed)
-    scores = state.result["scores"] if state.result else {}
-    report.escaped_scores.extend(scores.values())
-    if scores:
-        report.winning_scores.append(max(scores.values()))
-
-
-@dataclass
-class CoopReport:
-    """Co-op games won, by level then by player count (CHAC-COOP-1)."""
-
-    games: int = 0
-    seconds: float = 0.0
-    won: dict[int, Counter[int]] = field(default_factory=dict)
-    played: dict[int, Counter[int]] = field(default_factory=dict)
-    escaped_totals: dict[int, list[int]] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "games": self.games,
-            "seconds": round(self.seconds, 3),
-            "levels": {
-                str(level): {
-                    str(n): {
-                        "games": played[n],
-                        "won": self.won[level][n],
-                        "win_rate": round(self.won[level][n] / played[n], 3),
-                    }
-                    for n in sorted(played)
-                }
-                for level, played in sorted(self.played.items())
-            },
-            "escaped_total_mean": {
-                str(level): round(statistics.fmean(v), 2)
-                for level, v in sorted(self.escaped_totals.items())
-            },
-        }
-
-
-def simulate_coop(
-    games: int, seed: int, players: int | None = None, levels: tuple[int, ...] = (1, 2, 3, 4)
-) -> CoopReport:
-    """At each level, `games` co-op games (game i: seed `seed + i`, the same deals at every
-    level) played by the simulated team of `team_play`, invariants checked throughout."""
-    from companion.game.chac import invariants
-    from companion.game.chac.team_play import TeamPlay
-    from companion.game.random_play import play_random_game
-
-    game = TeamPlay()
-    report = CoopReport()
-    start = time.perf_counter()
-    for level in levels:
-        won, played = Counter[int](), Counter[int]()
-        totals: list[int] = []
-        for number in range(games):
-            game_seed = seed + number
-            count = players or random.Random(game_seed).randint(1, 6)
-            watcher = _Watcher(invariants)
-            try:
-                state = play_random_game(
-                    game,
-                    [f"Player {i + 1}" for i in range(count)],
-                    game_seed,
-                    options={"mode": "coop", "level": level},
-                    check=watcher,
-                ).state
-            except Exception as exc:
-                raise SimulationError(
-                    f"co-op game with seed {game_seed} ({count} players, level {level}) "
-                    f"failed: {exc}"
-                ) from exc
-            team = state.result["coop"]
-            played[count] += 1
-            won[count] += team["won"]
-            totals.append(team["total"])
-            report.games += 1
-        report.won[level], report.played[level] = won, played
-        report.escaped_totals[level] = totals
-    report.seconds = time.perf_counter() - start
-    return report
-
-
-def run_simulate_coop(args: argparse.Namespace) -> int:
+def run_simulate_coop(args: argparse.Namespace, coop: Any) -> int:
+    """Co-op games at each level, played by the game's simulated team:
+    `coop(games, seed, players, levels)` from its simulation."""
     levels = (args.level,) if args.level else (1, 2, 3, 4)
     try:
-        report = simulate_coop(args.games, args.seed, args.players, levels).to_json()
-    except SimulationError as exc:
+        report = coop(args.games, args.seed, args.players, levels).to_json()
+    except RuntimeError as exc:
         print(f"companion simulate: {exc}", file=sys.stderr)
         return 1
     if args.json:
@@ -469,7 +349,7 @@ def run_simulate_coop(args: argparse.Namespace) -> int:
     counts = sorted({int(n) for by in report["levels"].values() for n in by})
     print(
         f"co-op: {args.games} games a level in {report['seconds']} s, played by a simulated "
-        "team (companion/game/chac/team_play.py); invariants checked after every command"
+        "team; invariants checked after every command"
     )
     print("win rate (games) | " + " | ".join(f"{n} player{'s' if n > 1 else ''}" for n in counts))
     for level, by in report["levels"].items():
@@ -482,16 +362,22 @@ def run_simulate_coop(args: argparse.Namespace) -> int:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
+    from companion.game import load_game
+
     if args.games < 1:
         print("companion simulate: --games must be at least 1", file=sys.stderr)
         return 2
-    if args.game != "chac":
-        return run_simulate_bundle(args)
-    fewest = 1 if args.coop else 2
-    if args.players is not None and not fewest <= args.players <= 6:
+    game = load_game(args.game)
+    stats = game.simulation() if hasattr(game, "simulation") else None
+    coop = getattr(stats, "coop", None)  # a game with a co-op mode simulates its team
+    if (args.coop or args.level) and coop is None:
+        print(f"companion simulate: {game.title} has no co-op mode", file=sys.stderr)
+        return 2
+    fewest = stats.seats[0] if stats is not None and not args.coop else game.min_seats
+    if args.players is not None and not fewest <= args.players <= game.max_seats:
         print(
-            f"companion simulate: Temple of Chac takes {fewest} to 6 players"
-            + ("" if args.coop else " (1 to 6 in co-op: --coop)"),
+            f"companion simulate: {game.title} takes {fewest} to {game.max_seats} players"
+            + (f" ({game.min_seats} to {game.max_seats} in co-op: --coop)" if coop else ""),
             file=sys.stderr,
         )
         return 2
@@ -499,61 +385,23 @@ def run_simulate(args: argparse.Namespace) -> int:
         print("companion simulate: --level is for co-op games (--coop)", file=sys.stderr)
         return 2
     if args.coop:
-        return run_simulate_coop(args)
+        return run_simulate_coop(args, coop)
     try:
-        report = simulate(args.games, args.seed, args.players).to_json()
+        simulation = simulate(args.games, args.seed, args.players, args.game)
     except SimulationError as exc:
         print(f"companion simulate: {exc}", file=sys.stderr)
         return 1
+    report = simulation.to_json()
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
     print(
-        f"{report['games']} games in {report['seconds']} s: {report['games_per_second']} games/s "
+        f"{report['games']} games of {game.title} in {report['seconds']} s: "
+        f"{report['games_per_second']} games/s "
         f"({report['commands_per_game']} commands a game), invariants checked after every "
         "command"
     )
     print("players:", ", ".join(f"{n}: {g} games" for n, g in report["players"].items()))
-    rounds = report["rounds"]
-    print(f"rounds: mean {rounds['mean']}, min {rounds['min']}, max {rounds['max']}")
-    eliminated = report["eliminations"]
-    print(
-        f"eliminations: {sum(eliminated.values())}"
-        + (" (" + ", ".join(f"{c} {n}" for c, n in eliminated.items()) + ")" if eliminated else "")
-    )
-    print(
-        f"escapes: {report['escapes']} adventurers; {report['games_with_an_escape']} games with "
-        f"an escape; exit sealed in {report['exit_sealed']} games"
-    )
-    win = report["winning_score"]
-    print(
-        f"winners: none in {report['games_without_winner']} games"
-        + (f"; winning score mean {win['mean']}, min {win['min']}, max {win['max']}" if win else "")
-    )
-    return 0
-
-
-def run_simulate_bundle(args: argparse.Namespace) -> int:
-    """A game other than Chac, by its bundle's `simulation` module (`simulate`, `summary`)."""
-    from importlib import import_module
-
-    from companion.game import load_game
-
-    game = load_game(args.game)
-    if args.coop or args.level:
-        print("companion simulate: --coop and --level are Temple of Chac's", file=sys.stderr)
-        return 2
-    if args.players is not None and not game.min_seats <= args.players <= game.max_seats:
-        print(
-            f"companion simulate: {game.title} takes {game.min_seats} to {game.max_seats} players",
-            file=sys.stderr,
-        )
-        return 2
-    simulation = import_module(f"companion.game.{args.game}.simulation")
-    try:
-        report = simulation.simulate(args.games, args.seed, args.players)
-    except simulation.GameFailed as exc:
-        print(f"companion simulate: {exc}", file=sys.stderr)
-        return 1
-    print(json.dumps(report, indent=2) if args.json else "\n".join(simulation.summary(report)))
+    if simulation.stats is not None:
+        print("\n".join(simulation.stats.lines(report)))
     return 0

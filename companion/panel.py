@@ -10,7 +10,11 @@ Buttons (hardware.buttons):
     OK           choose / confirm the dice reading / go ahead (walls)
     BACK         close the menu, discard a dice reading, dismiss a notice
     hold BACK    undo the last command
-    hold MENU    private peek at the glyph just deciphered (the others look away)
+    hold MENU    private peek at what only that seat may see, such as a glyph it just
+                 deciphered (the others look away)
+
+What is drawn comes from the game's own screens (its bundle's `screens()`), or the generic
+ones for a game that brings none.
 
 `handle(event)` and `tick()` return True when the screen may have changed, and `version` then
 grows; `screen()` gives the current Screen and `render()` its image, for the display.
@@ -22,14 +26,13 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.game.protocol import Command, Prompt
-from companion.screens import Screen, common
-from companion.screens import chac as chac_screens
+from companion.screens import Screen, common, generic
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -46,31 +49,6 @@ NOTICE_S = 4.0
 # run out, the people looking at the OLED want the latest few, not minutes of backlog.
 MAX_NOTICES = 3
 PEEK_S = 5.0
-# Commands answered by typing one number on the panel: command -> (argument, lowest, highest).
-NUMBER_COMMANDS = {"slab": ("number", 1, 14)}  # CHAC-LAVA-3: the number under a turned slab
-# Commands the menu can submit as they come from `legal` (all their arguments known).
-MENU_LABELS: dict[str, Callable[[Mapping[str, Any]], str]] = {
-    "move": lambda a: "Leave the temple" if a["to"] == "exit" else f"Move to {a['to']}",
-    "sprint": lambda a: "Sprint out" if a["to"] == "exit" else f"Sprint to {a['to']}",
-    "leap": lambda a: f"Leap to {a['to']}",
-    "search": lambda a: "Search",
-    "decipher": lambda a: "Decipher",
-    "take": lambda a: "Take treasure",
-    "sabotage": lambda a: "Sabotage",
-    "alcove": lambda a: "Try the alcove",
-    "lock_pick": lambda a: "Pick the lock",
-    "river_exit": lambda a: "Exit the river",
-    "swim": lambda a: "Swim",
-    "river_give_up": lambda a: "Be swept away",
-    "linguistics": lambda a: f"Peek slab {a['space']}",
-    "stamina": lambda a: "Use Stamina",
-    "ready": lambda a: "Ready",
-    "replace": lambda a: f"Enter on sun {a['sun']}",
-    "decline_replacement": lambda a: "Stay out",
-    "choose_adventurer": lambda a: str(a["adventurer"]),
-    "walls": lambda a: "Reveal wall cards",
-    "pass": lambda a: "End turn",
-}
 
 
 @dataclass
@@ -84,7 +62,7 @@ class _Menu:
 class _Editor:
     """Typing values with UP/DOWN: the dice of a roll, or one number (a slab)."""
 
-    kind: str  # "dice" or a command type from NUMBER_COMMANDS
+    kind: str  # "dice" or a command type from the game screens' NUMBER_COMMANDS
     values: list[int | None]
     low: int = 1
     high: int = 6
@@ -225,19 +203,20 @@ class Panel:
                 return common.join_code(self.join_url, caption)
             return common.notice("Chac Companion", "Start a game on", "the host page.", big=caption)
         view = self._view or {}
+        screens = self._screens()
         if self._peek_until is not None:
-            return self._peek_screen(view)
+            return self._peek_screen()
         if self._notices:
             return self._notices[0]
         if self._peek_seat is not None:
-            return common.peek_warning(chac_screens.seat_name(view, self._peek_seat))
+            return common.peek_warning(screens.seat_name(view, self._peek_seat))
         if self._editor is not None:
             return self._editor_screen(view)
         if self._menu is not None:
             menu = self._menu
             labels = [label for label, _ in menu.items]
-            title = chac_screens.seat_name(view, menu.seat)
-            actions = self._actions_left(view, menu.seat)
+            title = screens.seat_name(view, menu.seat)
+            actions = screens.actions_left(view, menu.seat)
             right = f"{actions} left" if actions is not None else ""
             return common.menu(title, labels, menu.selected, right)
         prompts = self.table.prompts()
@@ -249,13 +228,18 @@ class Panel:
         if problems:
             return common.notice("Check the hardware", *problems, *(p.text for p in prompts[:1]))
         if not prompts:
-            return chac_screens.status(view, prompts)
+            return screens.status(view, prompts)
         prompt = prompts[self._prompt_index % len(prompts)]
         if prompt.kind == "over":
-            return chac_screens.game_over(view)
+            return screens.game_over(view)
         if prompt.kind == "roll":
-            return chac_screens.roll_wait(view, prompt)
-        return chac_screens.status(view, prompts[self._prompt_index % len(prompts) :])
+            return screens.roll_wait(view, prompt)
+        return screens.status(view, prompts[self._prompt_index % len(prompts) :])
+
+    def _screens(self) -> Any:
+        """The game's own screens module, or the generic one."""
+        game = self.table.game
+        return game.screens() if hasattr(game, "screens") else generic
 
     def _editor_screen(self, view: dict) -> Screen:
         editor = self._editor
@@ -265,23 +249,21 @@ class Panel:
                 editor.values, "Enter dice", "\u25b2\u25bc value  OK next", editor.cursor
             )
         value = editor.values[0]
+        screens = self._screens()
+        key = screens.NUMBER_COMMANDS[editor.kind][0]
         return common.notice(
-            f"{chac_screens.seat_name(view, editor.seat)}: slab number",
+            f"{screens.seat_name(view, editor.seat)}: {editor.kind} {key}",
             "\u25b2\u25bc change  OK enter",
             big="?" if value is None else str(value),
         )
 
-    def _peek_screen(self, view: dict) -> Screen:
+    def _peek_screen(self) -> Screen:
         assert self._peek_seat is not None
         left = (self._peek_until or 0) - self._clock()
-        decipher = self._decipher(self._peek_seat)
-        if not decipher:
+        secret = self._secret(self._peek_seat)
+        if not secret:
             return common.notice("Private peek", "Nothing to peek at.")
-        picture = self.glyphs(decipher["number"]) if self.glyphs else None
-        if picture is None:
-            # CHAC-GLYPH-2: no glyph pictures yet; the trap clue tile is peeked at by hand.
-            return common.peek(None, left, f"Turn tile {decipher['number']}")
-        return common.peek(picture, left, f"Zone {decipher['zone']} glyph")
+        return self._screens().peek(secret, self.glyphs, left)
 
     # --- the home screen ---------------------------------------------------------------
 
@@ -330,19 +312,27 @@ class Panel:
     def _menu_items(self, seat: int | None) -> list[tuple[str, Command | str]]:
         items: list[tuple[str, Command | str]] = []
         last: list[tuple[str, Command | str]] = []
-        view = self._view or {}
         for command in self.table.legal(seat):
-            if seat is None and command.type == "first_dicekeeper":
-                name = view["seats"][command.args["keeper"]]["name"]
-                items.append((f"{name} keeps dice", command))
-                continue
-            label = MENU_LABELS.get(command.type)
+            label = self._label(command)
             if label is None:
                 continue  # needs typing (cards, corrections): the host or seat page does it
-            (last if command.type == "pass" else items).append((label(command.args), command))
-        if seat is not None and self._decipher(seat):
-            items.append(("Peek at glyph", "peek"))
+            (last if command.type == "pass" else items).append((label, command))
+        if seat is not None and self._secret(seat):
+            items.append((self._screens().PEEK_LABEL, "peek"))
         return items + last
+
+    def _label(self, command: Command) -> str | None:
+        """The game's short label for the menu when it has one (None: not on the panel),
+        else the words it describes the command with."""
+        game = self.table.game
+        if game is None:
+            return None
+        short = getattr(game, "menu_label", None)
+        return (
+            short(command, [s.strip() for s in self.table.seats])
+            if short
+            else game.describe(command)
+        )
 
     def _open_menu(self, seat: int | None) -> None:
         items = self._menu_items(seat)
@@ -366,7 +356,7 @@ class Panel:
                 self._peek_seat = menu.seat
                 return
             assert isinstance(action, Command)
-            if self._submit(action) and action.type == "decipher":
+            if self._submit(action) and action.type in self._screens().PEEK_AFTER:
                 self._menu = None
                 self._peek_seat = action.seat
 
@@ -389,9 +379,10 @@ class Panel:
     # --- typing values -----------------------------------------------------------------
 
     def _open_number_editor(self, prompt: Prompt) -> None:
+        numbers = self._screens().NUMBER_COMMANDS
         for command in self.table.legal(prompt.seat):
-            if command.type in NUMBER_COMMANDS:
-                _, low, high = NUMBER_COMMANDS[command.type]
+            if command.type in numbers:
+                _, low, high = numbers[command.type]
                 self._editor = _Editor(command.type, [None], low, high, seat=prompt.seat)
                 return
         self._notify(common.notice("Use a phone", prompt.text, "(host or seat page)"))
@@ -428,7 +419,7 @@ class Panel:
             if self._outcome(outcome, done=""):
                 self._editor = None
             return
-        key = NUMBER_COMMANDS[editor.kind][0]
+        key = self._screens().NUMBER_COMMANDS[editor.kind][0]
         if self._submit(Command(editor.kind, editor.seat, {key: values[0]})):
             self._editor = None
 
@@ -440,7 +431,7 @@ class Panel:
             seat = self._menu.seat
         if seat is None:
             return
-        if not self._decipher(seat):
+        if not self._secret(seat):
             return
         self._peek_seat = seat
         self._peek_until = self._clock() + self.peek_s
@@ -465,11 +456,11 @@ class Panel:
         old, new = self._view, self.table.public_view()
         self._view = new
         if old is not None and new.get("log_count", 0) > old.get("log_count", 0):
-            for screen in _notices_between(old, new):
+            for screen in self._screens().notices(old, new):
                 self._notify(screen)
         self._refresh_menu()
-        if self._peek_seat is not None and not self._decipher(self._peek_seat):
-            self._end_peek()  # the decipher was undone
+        if self._peek_seat is not None and not self._secret(self._peek_seat):
+            self._end_peek()  # what it showed was undone
         prompts = self.table.prompts()
         editing_dice = self._editor is not None and self._editor.kind == "dice"
         if editing_dice and not any(p.kind == "roll" for p in prompts):
@@ -513,46 +504,10 @@ class Panel:
             del self._notices[1]  # the oldest of those waiting behind it
         return False
 
-    def _decipher(self, seat: int) -> dict | None:
-        """The seat's own deciphered trap (from its seat view: the one place it may come from)."""
-        return (self.table.seat_view(seat).get("you") or {}).get("decipher")
+    def _secret(self, seat: int) -> dict | None:
+        """What the seat may peek at alone now (from its seat view: the one place it may come
+        from), as its game's screens find it."""
+        return self._screens().secret(self.table.seat_view(seat))
 
     def _pending(self) -> Any:
         return self.rolls.pending if self.rolls is not None else None
-
-    @staticmethod
-    def _actions_left(view: dict, seat: int | None) -> int | None:
-        if seat is None or view.get("phase") != "actions":
-            return None
-        adv = view["seats"][seat].get("adventurer") or {}
-        return adv.get("actions")
-
-
-def _notices_between(old: dict, new: dict) -> list[Screen]:
-    """What happened between two public views that the table should see for a moment."""
-    out = []
-    if new["walls"]["cards_left"] < old["walls"]["cards_left"]:
-        out.append(chac_screens.walls(new))
-    old_roll = old.get("roll") or {}
-    last = new.get("last_dice") or {}
-    if old_roll.get("purpose") == "boulder" and last.get("purpose") == "boulder":
-        moved = new["boulder"]["index"] - old["boulder"]["index"]
-        out.append(chac_screens.boulder(new, moved, last.get("values") or ()))
-    before = _fates(old)
-    left = {n: fate for n, fate in _fates(new).items() if fate and not before.get(n)}
-    if left:
-        eliminated = [n for n, fate in left.items() if fate != "escaped"]
-        escaped = [n for n, fate in left.items() if fate == "escaped"]
-        out.append(chac_screens.fates(eliminated, escaped))
-    return out
-
-
-def _fates(view: dict) -> dict[str, str | None]:
-    """Each adventurer's `fate`: how it left play, None while waiting or in the temple."""
-    out = {}
-    for seat in view.get("seats") or []:
-        for key in ("previous", "adventurer"):
-            adv = seat.get(key)
-            if adv:
-                out[adv["first_name"]] = adv["fate"]
-    return out

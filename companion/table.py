@@ -107,6 +107,12 @@ class Table:
         return live.record.name if live else None
 
     @property
+    def game(self) -> Game | None:
+        """The engine of the current game (stateless: it describes commands, declares options)."""
+        live = self._live
+        return live.game if live else None
+
+    @property
     def seats(self) -> list[str]:
         live = self._live
         return list(live.record.seats) if live else []

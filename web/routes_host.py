@@ -6,6 +6,7 @@ import io
 
 from flask import Blueprint, Response, jsonify, request
 
+from companion.game import GAMES, load_game
 from companion.game.protocol import Command, RuleError
 from web import boards
 from web.access import HOST_COOKIE, base_url
@@ -55,6 +56,25 @@ def stream():
     return event_stream(state().broadcaster.stream(render, client_key(), view=f"host {base}"))
 
 
+@bp.get("/games")
+def games():
+    """The games the companion hosts, each with what its setup form offers."""
+    require_host()
+    return jsonify(
+        [
+            {
+                "name": game.name,
+                "title": game.title,
+                "min_seats": game.min_seats,
+                "max_seats": game.max_seats,
+                "uses_dice": game.uses_dice,
+                "options": [option.to_json() for option in game.options],
+            }
+            for game in map(load_game, GAMES)
+        ]
+    )
+
+
 @bp.post("/new-game")
 def new_game():
     """Body: {"seats": ["Ana", "Ben", ...] in playing order, "options": {...}}; a board is
@@ -84,7 +104,7 @@ def new_game():
         )
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
         return refuse(400, '"seed" must be a whole number of 0 or more.')
-    game = data.get("game", "chac")
+    game = data.get("game", next(iter(GAMES)))  # the first registered game by default
     if not isinstance(game, str):
         return refuse(400, '"game" must name a game.')
     outcome = web.table.new_game(game, options, seats, seed)

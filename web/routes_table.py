@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify
 
+from companion.game import GAMES, load_game
 from companion.game.protocol import RuleError
 from web.guard import client_key, refuse, state
 from web.views import table_payload
@@ -18,13 +19,14 @@ def view():
 
 @bp.get("/board")
 def board():
-    """The map's layout, derived from the current game's board file (the default board when
-    there is no game). Public: no game state in it."""
-    from web.board_layout import layout_for
-
-    board = state().table.public_view().get("board")
+    """The map's layout, from the current game's bundle (the default game's when there is no
+    game yet). Public: no game state in it."""
+    table = state().table
+    game = table.game or load_game(next(iter(GAMES)))
+    if not hasattr(game, "board_layout"):
+        return refuse(404, f"{game.title} has no board map.")
     try:
-        response = jsonify(layout_for(board.get("file") if isinstance(board, dict) else None))
+        response = jsonify(game.board_layout(table.public_view() if table.has_game else None))
     except RuleError as exc:
         return refuse(404, f"The game's board file cannot be read: {exc.reason}")
     response.headers["Cache-Control"] = "no-cache"  # a new game may use another board

@@ -21,19 +21,19 @@ def table_payload(table: Table, fixed_seeds: bool = False) -> dict[str, Any]:
         "view": view,
         "prompts": [p.to_json() for p in table.prompts()],
     }
-    if view.get("reveal") and view.get("commitment"):
-        payload["reveal_checked"] = reveal_matches(view["commitment"], view["reveal"])
+    payload.update(reveal_checked(table, view))
     if fixed_seeds:
         payload["fixed_seed"] = FIXED_SEED
     return payload
 
 
-def reveal_matches(commitment: str, reveal: dict[str, Any]) -> bool:
-    """Whether the end-of-game reveal hashes to the commitment published at setup
-    (CHAC-FAIR-1); phones cannot hash it themselves (no WebCrypto over plain http)."""
-    from companion.game.chac.hidden import verify_reveal
-
-    return verify_reveal(commitment, reveal)
+def reveal_checked(table: Table, view: dict[str, Any]) -> dict[str, bool]:
+    """Once the game ends, whether its reveal hashes to the commitment published at setup
+    (CHAC-FAIR-1), checked here: phones cannot hash (no WebCrypto over plain http)."""
+    game = table.game
+    if not (view.get("reveal") and view.get("commitment")) or not hasattr(game, "reveal_matches"):
+        return {}
+    return {"reveal_checked": game.reveal_matches(view["commitment"], view["reveal"])}
 
 
 def seat_payload(table: Table, seat: int) -> dict[str, Any]:
@@ -47,16 +47,25 @@ def seat_payload(table: Table, seat: int) -> dict[str, Any]:
         "seat": seat,
         "view": view,
         "prompts": [p.to_json() for p in table.prompts()],
-        "legal": [c.to_json() for c in table.legal(seat)],
+        **commands(table, seat),
     }
-    if view.get("reveal") and view.get("commitment"):  # the scores and reveal, as on the table
-        payload["reveal_checked"] = reveal_matches(view["commitment"], view["reveal"])
+    payload.update(reveal_checked(table, view))  # the scores and reveal, as on the table
     return payload
+
+
+def commands(table: Table, seat: int | None) -> dict[str, list]:
+    """The commands `seat` may send ("legal", as JSON) and, in the same order, the words the
+    game describes each with ("labels", for their buttons)."""
+    game, legal = table.game, table.legal(seat)
+    return {
+        "legal": [c.to_json() for c in legal],
+        "labels": [game.describe(c) for c in legal] if game else [],
+    }
 
 
 def host_payload(table: Table, fixed_seeds: bool = False) -> dict[str, Any]:
     """The host's page: the public view plus the table's own commands (dice, corrections)."""
     payload = table_payload(table, fixed_seeds)
-    payload["legal"] = [c.to_json() for c in table.legal(None)]
+    payload.update(commands(table, None))
     payload["over"] = table.is_over()
     return payload

@@ -31,6 +31,22 @@ class RuleError(Exception):
         return f"{self} ({self.rule})" if self.rule else str(self)
 
 
+class AuditMismatch(Exception):
+    """`companion verify`: the game does not match its commitment or its revealed hidden
+    state; the message says where."""
+
+
+class AuditUnfinished(Exception):
+    """`companion verify`: the game is not over, so nothing has been revealed to check."""
+
+
+def matches_noted(published: str, noted: str) -> bool:
+    """Whether the commitment the players noted (all 64 hex digits, or at least the first 16
+    the table shows) is the one published."""
+    noted = noted.strip().lower().rstrip(".").removesuffix("...")
+    return len(noted) >= 16 and published.startswith(noted)
+
+
 @dataclass(frozen=True)
 class Command:
     """One thing that happens at the table: who (a seat, or None for the table/host), what, how.
@@ -117,6 +133,17 @@ class Game(Protocol):
 
     Besides the rules, a game declares what the generic parts (registry, setup form, panel,
     pages, CLI) need to host it without knowing it by name.
+
+    A game bundle may also bring, as optional methods the generic parts look for:
+    `menu_label(command, seats) -> str | None` (a shorter label for the OLED menu; None keeps
+    the command off the panel), `screens()` (the module drawing its OLED screens: see
+    `companion.screens.generic`), `simulation()` (what `companion simulate` checks after every
+    command and counts per game), `verify(options, seats, seed, commands, noted)` (checks a
+    finished game against the commitment noted at setup, raising AuditMismatch or
+    AuditUnfinished), `reveal_matches(commitment, reveal) -> bool`,
+    `board_layout(public_view)` (where the pages draw its board; None: before any game), and
+    `hidden_twin(state, seat, rng)` (the state with what only `seat` may know dealt again, for
+    the secrecy test every registered game is put through).
     """
 
     name: ClassVar[str]

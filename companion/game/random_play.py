@@ -79,3 +79,16 @@ def play_random_game(
         if check is not None:
             check(state)
     return PlayedGame(state, commands, events)
+
+
+class InvariantWatcher:
+    """A `check` for `play_random_game`: a game's `invariants` module (`check(state, before)`,
+    `snapshot(state)`) run after every command, the one-way ones against the previous state."""
+
+    def __init__(self, invariants: Any):
+        self.invariants = invariants
+        self.snapshot: Any = None
+
+    def __call__(self, state: Any) -> None:
+        self.invariants.check(state, self.snapshot)
+        self.snapshot = self.invariants.snapshot(state)

@@ -8,8 +8,9 @@ import pytest
 from PIL import Image
 
 from companion.game import load_game
+from companion.game.chac import screens as chac
 from companion.game.protocol import Command
-from companion.screens import HEIGHT, HUGE, WIDTH, chac, common
+from companion.screens import HEIGHT, HUGE, WIDTH, common
 
 LEGIBLE_PX = 10  # a number that matters is at least this tall at arm's length
 

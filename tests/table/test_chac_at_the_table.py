@@ -106,7 +106,7 @@ def test_simulate_counts_eliminations_by_the_adventurers_fates():
                     expected[adv.fate] += 1
                 escapes += adv.status == "escaped"
     report = simulate(6, 30, players=4)
-    assert report.eliminations == expected and report.escapes == escapes
+    assert report.stats.eliminations == expected and report.stats.escapes == escapes
     assert sum(expected.values()) >= 6
 
 

@@ -11,11 +11,25 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from companion.game.protocol import Command, Event, Prompt, RuleError
+from companion.game.protocol import Command, Event, Option, Prompt, RuleError
+
+WORDS = {"draw": "Draw a card", "roll": "Roll for points", "pass": "Pass", "dice": "Enter the dice"}
 
 
 class TinyGame:
+    """Declares only what the protocol requires: no screens, page parts or statistics."""
+
     name: ClassVar[str] = "tiny"
+    title: ClassVar[str] = "Tiny"
+    min_seats: ClassVar[int] = 1
+    max_seats: ClassVar[int] = 4
+    uses_dice: ClassVar[bool] = True
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("cards", "int", 8, "Cards in the deck.", low=1, high=52),
+    )
+
+    def describe(self, command: Command) -> str:
+        return WORDS.get(command.type, command.type)
 
     def setup(self, options: Mapping[str, Any], seats: list[str], seed: int) -> dict[str, Any]:
         if not 1 <= len(seats) <= 4:

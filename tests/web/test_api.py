@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from webplay import NAMES, corrected_board, host_client, seat_client, start_game, to_first_roll
 
+from companion.game import GAMES
+
 
 def test_the_table_view_is_public_and_says_when_there_is_no_game(client):
     payload = client.get("/api/table").json
@@ -272,3 +274,15 @@ def test_the_map_layout_follows_the_games_board_file(client, host, table, data_d
     assert response.status_code == 404 and "board file" in response.json["error"]
     start_game(host)
     assert client.get("/api/table/board").json == default
+
+
+def test_the_host_is_offered_every_registered_game_with_its_setup_options(host, client):
+    """The setup form is generated from what each game declares."""
+    assert client.get("/api/host/games").status_code in (401, 403)  # the host's alone
+    games = host.get("/api/host/games").json
+    assert [g["name"] for g in games] == list(GAMES)
+    chac = next(g for g in games if g["name"] == "chac")
+    assert chac["title"] == "Temple of Chac" and chac["uses_dice"] is True
+    mode = next(o for o in chac["options"] if o["name"] == "mode")
+    assert mode["default"] == "standard" and mode["choices"] == ["standard", "coop"]
+    assert all(o["help"] for o in chac["options"])

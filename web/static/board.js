@@ -12,9 +12,9 @@ const Board = (() => {
   let layoutPromise = null;
   let layoutBoard = null;
 
-  // The layout of the board the view's game uses; fetched again when that board changes.
+  // The layout of the board the view's game uses; fetched again when the game or board changes.
   function layout(view) {
-    const board = view === undefined ? layoutBoard : JSON.stringify((view && view.board) || null);
+    const board = view === undefined ? layoutBoard : JSON.stringify([(view && view.game) || null, (view && view.board) || null]);
     if (!layoutPromise || board !== layoutBoard) {
       layoutBoard = board;
       layoutPromise = fetch("/api/table/board").then((r) => r.json());
@@ -35,6 +35,7 @@ const Board = (() => {
   //        focus: [space names to scroll into view]}
   async function draw(svg, view, opts) {
     const L = await layout(view);
+    if (!L.bounds) { svg.replaceChildren(); return; } // a game without a board map
     opts = opts || {};
     const [x0, y0, x1, y1] = L.bounds;
     svg.setAttribute("viewBox", `${x0} ${y0} ${x1 - x0} ${y1 - y0}`);

@@ -106,8 +106,8 @@
     else act("/api/host/command", { type: "set_space", player: Number(who), to }, `Moved to ${to}.`);
   });
 
+  // Commands naming a seat: its name as the table view gives it.
   const TABLE_WORDS = {
-    walls: "Reveal the next 3 wall cards",
     first_dicekeeper: (c, v) => `First dicekeeper: ${View.seatName(v, c.keeper)}`,
     pass_dice: (c, v) => `Dice to ${View.seatName(v, c.keeper)}`,
   };
@@ -119,9 +119,8 @@
     for (const cmd of payload.legal || []) {
       if (SKIP.has(cmd.type) || cmd.type === "end_game") continue;
       const words = TABLE_WORDS[cmd.type];
-      const label = typeof words === "function" ? words(cmd, v) : words || cmd.type.replace(/_/g, " ");
       out.push(el("button", { type: "button", "data-command": cmd.type,
-        onclick: () => act("/api/host/command", cmd) }, label));
+        onclick: () => act("/api/host/command", cmd) }, words ? words(cmd, v) : View.label(payload, cmd)));
     }
     if (payload.legal && payload.legal.some((c) => c.type === "set_planks")) {
       const planks = el("input", { type: "number", min: "0", max: "5", value: String(v.planks), "aria-label": "Planks left", style: "width:5rem" });

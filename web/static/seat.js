@@ -37,26 +37,8 @@
   };
   const abilityName = (key) => (ABILITIES[key] || [String(key).replace(/_/g, " ")])[0];
 
-  const MOVE_WORDS = { move: "Move to", sprint: "Sprint (free) to", leap: "Leap (diagonal) to" };
-  const SIMPLE = {
-    ready: "Ready: keep my cards",
-    stamina: "Stamina: lower my load level by 1 this round",
-    search: "Search: take the top treasure card",
-    decipher: "Decipher the glyph (shown 5 seconds)",
-    take: "Take the lava treasure",
-    alcove: "Open the alcove: roll 5 dice",
-    lock_pick: "Lock Picking: count the roll as a success",
-    river_exit: "Exit the river: roll the dice",
-    swim: "Swimming: ignore one rolled 1",
-    river_give_up: "Give up: swept away",
-    sabotage: "Sabotage: test the bridge again",
-    pass: "Pass: end my turn",
-    decline_replacement: "Keep my replacement out",
-    walls: "Reveal the next 3 wall cards",
-    decline_exchange: "Decline the exchange",
-  };
-
-  function spaceName(to) { return to === "exit" ? "the exit" : to; }
+  // Moving commands: a button each, and a target on the map. Labels come with them.
+  const MOVES = new Set(["move", "sprint", "leap"]);
 
   function actionButtons(payload) {
     const v = payload.view;
@@ -64,16 +46,16 @@
     const out = [];
     for (const cmd of payload.legal) {
       const { type } = cmd;
-      if (MOVE_WORDS[type]) {
-        out.push(button(`${MOVE_WORDS[type]} ${spaceName(cmd.to)}`, { type, to: cmd.to }, type === "move" ? "" : "secondary"));
+      if (MOVES.has(type)) {
+        out.push(button(View.label(payload, cmd), { type, to: cmd.to }, type === "move" ? "" : "secondary"));
       } else if (type === "choose_adventurer") {
         const ability = ABILITIES[(you.dealt_abilities || {})[cmd.adventurer]];
-        const node = button(`Go in first with ${cmd.adventurer}`, { type, adventurer: cmd.adventurer });
+        const node = button(View.label(payload, cmd), { type, adventurer: cmd.adventurer });
         node.classList.add("choice");
         if (ability) node.append(el("small", {}, `${ability[0]}: ${ability[1]}. Once a game.`));
         out.push(node);
       } else if (type === "linguistics") {
-        out.push(button(`Linguistics: peek under slab ${cmd.space}`, { type, space: cmd.space }, "secondary"));
+        out.push(button(View.label(payload, cmd), { type, space: cmd.space }, "secondary"));
       } else if (type === "replace") {
         out.push(button(`Bring in ${(you.replacement || {}).name || "my replacement"} on sun space ${cmd.sun}`, { type, sun: cmd.sun }));
       } else if (type === "slab") {
@@ -86,10 +68,8 @@
         out.push(Coop.exchange(v, cmd, send));
       } else if (type === "score") {
         out.push(scoreForm(you));
-      } else if (SIMPLE[type]) {
-        out.push(button(SIMPLE[type], { type }, type === "pass" || type === "river_give_up" ? "secondary" : ""));
       } else {
-        out.push(button(type.replace(/_/g, " "), { type }));
+        out.push(button(View.label(payload, cmd), { type }, type === "pass" || type === "river_give_up" ? "secondary" : ""));
       }
     }
     // The way out of a turn comes last, away from the thumb's first tap.
@@ -188,7 +168,7 @@
   function targets(payload) {
     const out = {};
     for (const cmd of payload.legal) {
-      if (MOVE_WORDS[cmd.type] && !out[cmd.to]) out[cmd.to] = cmd;
+      if (MOVES.has(cmd.type) && !out[cmd.to]) out[cmd.to] = cmd;
     }
     return out;
   }
@@ -200,12 +180,14 @@
     const name = (payload.seats || [])[payload.seat] || "My seat";
     $("me").textContent = name;
     View.prompt($("prompt"), payload, payload.seat);
-    const buttons = v.game === "chac" ? actionButtons(payload) : [];
+    // A game without seat page parts of its own: its legal commands as big buttons, in its words.
+    const buttons = v.game === "chac" ? actionButtons(payload) : (payload.legal || []).map((cmd) => button(View.label(payload, cmd), cmd));
     $("actions-card").hidden = buttons.length === 0;
     $("actions").replaceChildren(...buttons);
-    $("mine").replaceChildren(...(v.game === "chac" ? mine(payload) : [el("p", {}, "Waiting for the host to start a game.")]));
+    const waiting = payload.game ? [] : [el("p", {}, "Waiting for the host to start a game.")];
+    $("mine").replaceChildren(...(v.game === "chac" ? mine(payload) : waiting));
     const moves = targets(payload);
-    const labels = Object.fromEntries(Object.entries(moves).map(([to, c]) => [to, `${MOVE_WORDS[c.type]} ${spaceName(to)}`]));
+    const labels = Object.fromEntries(Object.entries(moves).map(([to, c]) => [to, View.label(payload, c)]));
     // Scroll the map to me and my moves when they change, not under a finger panning it.
     const mySpace = (((v.seats || [])[payload.seat] || {}).adventurer || {}).space;
     const focus = [mySpace, ...Object.keys(moves).filter((t) => t !== "exit")].filter(Boolean);

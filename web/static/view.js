@@ -7,6 +7,11 @@ const View = (() => {
     boulder: "Boulder", replace: "Replacements", score: "Scoring", over: "Game over",
   };
 
+  // The words the game describes a listed command with (the payload's "labels", in order).
+  function label(payload, cmd) {
+    return (payload.labels || [])[payload.legal.indexOf(cmd)] || cmd.type.replace(/_/g, " ");
+  }
+
   function seatName(v, seat) {
     if (seat === null || seat === undefined || !v.seats || !v.seats[seat]) return "–";
     return v.seats[seat].name;
@@ -147,5 +152,5 @@ const View = (() => {
     node.classList.toggle("mine", mine);
   }
 
-  return { facts, dice, traps, trapNumbers, people, log, scores, commitment, prompt, promptWords, seatName, advChip, plural };
+  return { facts, dice, traps, trapNumbers, people, log, scores, commitment, prompt, promptWords, seatName, label, advChip, plural };
 })();

@@ -11,11 +11,11 @@ from typing import Any, ClassVar
 from companion.game.chac import fold as folding
 from companion.game.chac import legal as listing
 from companion.game.chac import prompts as prompting
-from companion.game.chac import rules, views
+from companion.game.chac import rules, views, words
 from companion.game.chac.board import DEFAULT_BOARD, Board, load_board
 from companion.game.chac.hidden import DECKS, GLYPHS, commitment, deal_hidden
 from companion.game.chac.state import ChacState, Seat
-from companion.game.protocol import Command, Event, Prompt, RuleError
+from companion.game.protocol import Command, Event, Option, Prompt, RuleError
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "boulder_min_face": 3,  # CHAC-BOUL-1 (chosen)
@@ -41,6 +41,77 @@ VARIANTS: dict[str, tuple[Any, Any]] = {
     "exchange_treasures": (False, True),
     "swimming_helps_adjacent": (False, True),
 }
+
+# The setup choices a form can offer, each with its sentence; `check_options` also takes
+# `alcove_faces` (CHAC-ALC-1, faces typed as digits) and `board` (a board file), which are
+# not one value from a list. None: the mode's own default (co-op on, standard off).
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "treasure_mode",
+        "choice",
+        "digital",
+        "Treasure cards: digital (the companion deals the values) or physical (players draw "
+        "the real cards).",
+        ("digital", "physical"),
+    ),
+    Option(
+        "boulder_min_face",
+        "int",
+        3,
+        "The boulder moves for each die showing at least this face (CHAC-BOUL-1).",
+        low=1,
+        high=6,
+    ),
+    Option(
+        "sprint_into_river",
+        "bool",
+        False,
+        "Whether a Sprint may dive into the river (seed 000 forbids it).",
+    ),
+    Option(
+        "mode",
+        "choice",
+        "standard",
+        "Standard (highest treasure wins) or co-op (the team against the temple).",
+        ("standard", "coop"),
+    ),
+    Option("level", "int", 1, "The co-op level: the team's target grows with it.", low=1, high=4),
+    Option(
+        "show_cards",
+        "choice",
+        None,
+        "Card values shown to the whole team (co-op only).",
+        (None, True, False),
+    ),
+    Option(
+        "pass_dice",
+        "choice",
+        None,
+        "The dice pass to the left, or to the adventurer nearest the exit.",
+        (None, "left", "closest_to_exit"),
+    ),
+    Option(
+        "first_dicekeeper",
+        "choice",
+        None,
+        "The first dicekeeper: the oldest player, or the highest triplet roll.",
+        (None, "oldest", "triplets"),
+    ),
+    Option(
+        "exchange_treasures",
+        "choice",
+        None,
+        "Whether adventurers on one space may exchange treasure cards.",
+        (None, True, False),
+    ),
+    Option(
+        "swimming_helps_adjacent",
+        "choice",
+        None,
+        "Whether Swimming also helps a neighbour leaving the river.",
+        (None, True, False),
+    ),
+)
 
 
 @lru_cache(maxsize=8)
@@ -168,9 +239,21 @@ class ChacGame:
     """The Temple of Chac rules. Stateless: every call takes the state it works on."""
 
     name: ClassVar[str] = "chac"
+    title: ClassVar[str] = "Temple of Chac"
+    min_seats: ClassVar[int] = 1  # co-op only; standard games take 2 (CHAC-SET-1)
+    max_seats: ClassVar[int] = 6
+    uses_dice: ClassVar[bool] = True
+    options: ClassVar[tuple[Option, ...]] = OPTIONS
     # The host's own commands (corrections, ending the game): listed by `legal(state, None)`,
     # never chosen by a random player.
     corrections: ClassVar[frozenset[str]] = rules.HOST_ONLY
+
+    def describe(self, command: Command) -> str:
+        return words.describe(command)
+
+    def menu_label(self, command: Command, seats: list[str]) -> str | None:
+        """The OLED menu's shorter label, or None when the panel leaves it to a phone."""
+        return words.menu_label(command, seats)
 
     def setup(self, options: Mapping[str, Any], seats: list[str], seed: int) -> ChacState:
         state = new_state(options, seats, seed)
@@ -198,6 +281,53 @@ class ChacGame:
 
     def is_over(self, state: ChacState) -> bool:
         return state.phase == "over"
+
+    # --- what the generic parts ask a game bundle for (companion.game.protocol.Game) -------
+
+    def screens(self) -> Any:
+        """The OLED screens, notices and the panel's facts (imported when first drawn)."""
+        from companion.game.chac import screens
+
+        return screens
+
+    def simulation(self) -> Any:
+        """`companion simulate`'s invariant checks and figures for a run of random games."""
+        from companion.game.chac.simulation import ChacSimulation
+
+        return ChacSimulation()
+
+    def verify(
+        self,
+        options: Mapping[str, Any],
+        seats: list[str],
+        seed: int,
+        commands: list[tuple[dict[str, Any], list[Event]]],
+        noted: str,
+    ) -> Any:
+        """`companion verify` (CHAC-FAIR-1): the finished game against the noted commitment."""
+        from companion.game.chac.audit import audit_game
+
+        return audit_game(options, seats, seed, commands, noted)
+
+    def reveal_matches(self, commitment: str, reveal: Any) -> bool:
+        """Whether the end-of-game reveal hashes to the commitment published at setup."""
+        from companion.game.chac.hidden import verify_reveal
+
+        return verify_reveal(commitment, reveal)
+
+    def board_layout(self, public_view: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Where the pages draw each space of the game's board file (the default board when
+        there is no game yet). Raises RuleError when that file cannot be read any more."""
+        from companion.game.chac.layout import layout_for
+
+        board = (public_view or {}).get("board")
+        return layout_for(board.get("file") if isinstance(board, dict) else None)
+
+    def hidden_twin(self, state: ChacState, seat: int | None, rng: random.Random) -> ChacState:
+        """`state` with what only `seat` (None: nobody) may know dealt again (secrecy tests)."""
+        from companion.game.chac.twin import hidden_twin
+
+        return hidden_twin(state, seat, rng)
 
     def seats_with_commands(self, state: ChacState) -> list[int]:
         """The seats that may have legal commands now (a shortcut for random play)."""

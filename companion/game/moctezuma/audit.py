@@ -16,15 +16,15 @@ from companion.game.moctezuma import fold as folding
 from companion.game.moctezuma import rules
 from companion.game.moctezuma.game import new_state
 from companion.game.moctezuma.hidden import commitment
-from companion.game.protocol import Command, RuleError
+from companion.game.protocol import (
+    AuditMismatch,
+    AuditUnfinished,
+    Command,
+    RuleError,
+    matches_noted,
+)
 
-
-class AuditMismatch(Exception):
-    """The game does not match the commitment or its revealed state; the message says where."""
-
-
-class AuditUnfinished(Exception):
-    """The game is not over: nothing has been revealed to check."""
+__all__ = ["Audit", "AuditMismatch", "AuditUnfinished", "audit_game"]
 
 
 @dataclass(frozen=True)
@@ -41,13 +41,6 @@ class Audit:
             f"replayed on it: {self.cards_drawn} temple cards drawn, {self.chits_peeked} chits "
             f"peeked at and {self.chits_turned} chits turned, all from the revealed state"
         )
-
-
-def matches_noted(published: str, noted: str) -> bool:
-    """Whether the commitment the players noted (all 64 hex digits, or at least the first 16
-    the table shows) is the one published."""
-    noted = noted.strip().lower().rstrip(".").removesuffix("...")
-    return len(noted) >= 16 and published.startswith(noted)
 
 
 def audit_game(

@@ -98,6 +98,32 @@ class MoctezumaGame:
             return Command("note", command.seat, {"text": f"round {state.round}: a hunch"})
         return command
 
+    def simulation(self) -> Any:
+        """`companion simulate`'s invariant checks and figures for a run of random games."""
+        from companion.game.moctezuma.simulation import MoctezumaSimulation
+
+        return MoctezumaSimulation()
+
+    def verify(
+        self,
+        options: Mapping[str, Any],
+        seats: list[str],
+        seed: int,
+        commands: list[tuple[dict[str, Any], list[Event]]],
+        noted: str,
+    ) -> Any:
+        """`companion verify`: the finished game against the commitment noted at setup
+        (MOCT-FAIR-1); raises AuditMismatch or AuditUnfinished."""
+        from companion.game.moctezuma.audit import audit_game
+
+        return audit_game(options, seats, seed, commands, noted)
+
+    def reveal_matches(self, commitment_hex: str, reveal: Any) -> bool:
+        """Whether the end-of-game reveal hashes to the commitment published at setup."""
+        from companion.game.moctezuma.hidden import verify_reveal
+
+        return verify_reveal(commitment_hex, reveal)
+
 
 _WEIGHTS = {"end_turn": 0.2, "move": 0.5, "note": 0.02}
 _TYPE = attrgetter("type")

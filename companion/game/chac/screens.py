@@ -1,4 +1,5 @@
-"""Temple of Chac screens: pure functions from the engine's views and prompts to a Screen.
+"""Temple of Chac on the OLED: pure functions from the engine's views and prompts to a Screen,
+and what the generic panel asks a game's screens for (see `companion.screens.generic`).
 
 They read only `public_view` / `seat_view` output (docs/chac-views.md) and Prompts, so
 nothing secret can reach the table's shared screen unless a seat's view is passed on purpose
@@ -7,10 +8,11 @@ nothing secret can reach the table's shared screen unless a seat's view is passe
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.game.protocol import Prompt
+from companion.screens import common
 from companion.screens.canvas import BIG, HUGE, SMALL, WIDTH, Canvas, Screen
 
 View = Mapping[str, Any]
@@ -27,6 +29,11 @@ PHASES = {
     "over": "Game over",
 }
 WALL_CARD_MARKS = {"blank": "", "left": "\u25c0", "right": "\u25b6", "both": "\u25c0\u25b6"}
+# Commands answered by typing one number on the panel: command -> (argument, lowest, highest).
+NUMBER_COMMANDS = {"slab": ("number", 1, 14)}  # CHAC-LAVA-3: the number under a turned slab
+# The private peek (hold MENU): its menu item, and the commands after which it is offered.
+PEEK_LABEL = "Peek at glyph"
+PEEK_AFTER = frozenset({"decipher"})
 
 
 def seat_name(view: View, seat: int | None) -> str:
@@ -206,7 +213,56 @@ def game_over(view: View) -> Screen:
     return canvas.done()
 
 
-def peek_note(seat_view: View) -> str:
-    """What the private peek is about, for the seat that deciphered (never shown publicly)."""
-    decipher = (seat_view.get("you") or {}).get("decipher")
-    return f"Zone {decipher['zone']} trap" if decipher else ""
+def secret(seat_view: View) -> dict | None:
+    """What the seat may peek at alone now: its own deciphered trap (from its seat view, the one
+    place it may come from), or None."""
+    return (seat_view.get("you") or {}).get("decipher")
+
+
+def peek(
+    decipher: Mapping[str, Any], picture: Callable[[int], Any] | None, seconds_left: float
+) -> Screen:
+    """The private peek at a deciphered glyph, with its picture when the catalog has it."""
+    image = picture(decipher["number"]) if picture else None
+    if image is None:
+        # CHAC-GLYPH-2: no glyph pictures yet; the trap clue tile is peeked at by hand.
+        return common.peek(None, seconds_left, f"Turn tile {decipher['number']}")
+    return common.peek(image, seconds_left, f"Zone {decipher['zone']} glyph")
+
+
+def actions_left(view: View, seat: int | None) -> int | None:
+    """The actions the seat has left this turn, for the menu's corner; None outside actions."""
+    if seat is None or view.get("phase") != "actions":
+        return None
+    adv = view["seats"][seat].get("adventurer") or {}
+    return adv.get("actions")
+
+
+def notices(old: View, new: View) -> list[Screen]:
+    """What happened between two public views that the table should see for a moment."""
+    out = []
+    if new["walls"]["cards_left"] < old["walls"]["cards_left"]:
+        out.append(walls(new))
+    old_roll = old.get("roll") or {}
+    last = new.get("last_dice") or {}
+    if old_roll.get("purpose") == "boulder" and last.get("purpose") == "boulder":
+        moved = new["boulder"]["index"] - old["boulder"]["index"]
+        out.append(boulder(new, moved, last.get("values") or ()))
+    before = _fates(old)
+    left = {n: fate for n, fate in _fates(new).items() if fate and not before.get(n)}
+    if left:
+        eliminated = [n for n, fate in left.items() if fate != "escaped"]
+        escaped = [n for n, fate in left.items() if fate == "escaped"]
+        out.append(fates(eliminated, escaped))
+    return out
+
+
+def _fates(view: View) -> dict[str, str | None]:
+    """Each adventurer's `fate`: how it left play, None while waiting or in the temple."""
+    out = {}
+    for seat in view.get("seats") or []:
+        for key in ("previous", "adventurer"):
+            adv = seat.get(key)
+            if adv:
+                out[adv["first_name"]] = adv["fate"]
+    return out

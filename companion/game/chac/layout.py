@@ -1,4 +1,5 @@
-"""Where each space of the board data file is drawn on the pages' map.
+"""Where each space of the board data file is drawn on the pages' map (the bundle's page
+part for the board; the pages fetch it from /api/table/board).
 
 The board file says what touches what, not where things lie, so the map is a schematic in
 grid units: the lava grid gives the frame, the corridor runs round it, the walls room sits
