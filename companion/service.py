@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.config import BUTTON_NAMES, Config, is_raspberry_pi
+from companion.config import BUTTON_NAMES, Config, ConfigError, is_raspberry_pi
 from companion.sdnotify import Notifier, watchdog_interval
 from companion.table import Table
 
@@ -190,8 +190,23 @@ def uses_real_hardware(config: Config, simulate: bool) -> bool:
 
 
 def open_table(data_dir: Path) -> Table:
-    data_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise ConfigError(f"data_dir: {data_dir} is a file, not a folder") from None
+    except OSError as exc:
+        raise ConfigError(f"data_dir: cannot make the folder {data_dir} ({exc.strerror})") from exc
     return Table.open(data_dir / DB_NAME)
+
+
+def check_files(config: Config) -> None:
+    """Files the settings name must be there: a default in their place would go unnoticed."""
+    profile = config.dice.profile
+    if profile and not Path(profile).is_file():
+        raise ConfigError(
+            f"dice.profile: no file {profile} (leave it empty for DATA_DIR/profile.toml, "
+            "which calibration writes)"
+        )
 
 
 class Screen:
@@ -280,6 +295,7 @@ class Service:
     ):
         """`limits`: the web app's request rate limits (web.app.Limits; default: its own);
         `sim_seed` fixes the simulated tray's look and throws (default: a fresh one)."""
+        check_files(config)
         keep_large_buffers_out_of_the_heap()  # before the camera's first frame
         self._sim_seed = time.time_ns() % 2**32 if sim_seed is None else sim_seed
         self.config = config
@@ -488,9 +504,13 @@ class Service:
         url = base_url(self.web.port)
         kind = "Raspberry Pi hardware" if self.real else "simulated table"
         log.info("Serving on port %d (%s)", self.web.port, kind)
+        # The host PIN stays off this output: under systemd it goes to the journal, which more
+        # people may read than stand at the table. The OLED shows it, and so does /sim.
         print(f"Table page: {url}/", flush=True)
-        print(f"Host page:  {url}/host   PIN {self.access.pin}", flush=True)
-        if self.simulator is not None:
+        if self.simulator is None:
+            print(f"Host page:  {url}/host (PIN on the companion's screen)", flush=True)
+        else:
+            print(f"Host page:  {url}/host (PIN on the simulated table)", flush=True)
             print(f"Simulated table: http://127.0.0.1:{self.web.port}/sim", flush=True)
         self.notifier.ready(f"Serving on port {self.web.port}")
 
@@ -619,10 +639,11 @@ def main(
     data_dir: str | None = None,
 ) -> int:
     """`companion run`: settings from `config_path`, then the command line's overrides."""
+    import errno
     import sys
 
     from calibration.profile import ProfileError
-    from companion.config import ConfigError, load
+    from companion.config import load
     from companion.store import StoreError
 
     overrides: dict[str, Any] = {}
@@ -649,10 +670,20 @@ def main(
     except StoreError as exc:
         log.error("Cannot open the event log: %s", exc)
         return 1
+    except ConfigError as exc:  # names the setting
+        log.error("Cannot start: %s", exc)
+        return 1
     except ProfileError as exc:  # names the file and the key
         log.error("Cannot start: calibration profile: %s", exc)
         return 1
-    except OSError as exc:  # e.g. the port is taken
-        log.error("Cannot start: %s", exc)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            log.error(
+                "Cannot start: port %d is in use already (another companion?); set web.port "
+                "or --port to another",
+                config.web.port,
+            )
+        else:
+            log.error("Cannot start: %s", exc)
         return 1
     return service.run()

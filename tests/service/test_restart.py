@@ -4,7 +4,6 @@ stop on SIGTERM, and a SIGKILL in the middle of a game that loses nothing acknow
 from __future__ import annotations
 
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -18,6 +17,7 @@ from servicekit import SEATS, free_port, wait_for
 from tablehttp import HttpTable, Phone
 
 from companion.store import Store
+from web.access import host_pin
 
 pytestmark = pytest.mark.slow
 
@@ -27,6 +27,7 @@ class Companion:
 
     def __init__(self, data_dir: Path, port: int, env: dict[str, str] | None = None):
         self.port = port
+        self.data_dir = data_dir
         self.base = f"http://127.0.0.1:{port}"
         self.lines: list[str] = []
         self.process = subprocess.Popen(
@@ -60,14 +61,13 @@ class Companion:
         return "\n".join(self.lines)
 
     def ready(self, timeout: float = 60) -> str:
-        """Waits until the pages answer; returns the host PIN the companion printed."""
-        pin = wait_for(lambda: re.search(r"PIN (\d+)", self.output), timeout=timeout)
-        assert pin, f"no PIN printed:\n{self.output}"
+        """Waits until the pages answer; returns the host PIN, as the OLED shows it."""
+        assert wait_for(lambda: "Table page:" in self.output, timeout=timeout), self.output
         assert wait_for(
             lambda: Phone(self.base).get("/api/table")[0] == 200 if self.alive() else None,
             timeout=timeout,
         ), self.output
-        return pin.group(1)
+        return host_pin(self.data_dir)
 
     def alive(self) -> bool:
         return self.process.poll() is None
