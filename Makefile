@@ -31,8 +31,9 @@ INSTALL_INPUTS := pyproject.toml setup.py $(C_SOURCES)
 # What a machine needs before pip can build the companion, each said in one line.
 define check_machine
 @$(1) -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 || { \
-	echo "make: the companion needs Python 3.11 or newer; $(1) is" \
-	"$$($(1) --version 2>&1 || echo missing) (try: make PY=python3.11)" >&2; exit 1; }
+	found=$$($(1) --version 2>/dev/null) || found="not found"; \
+	echo "make: the companion needs Python 3.11 or newer; $(1) is $$found" \
+	"(try: make PY=python3.11)" >&2; exit 1; }
 @$(1) -c 'import ensurepip, venv' >/dev/null 2>&1 || { \
 	echo "make: $(1) cannot make a virtual environment (Debian: apt install python3-venv)" >&2; \
 	exit 1; }
