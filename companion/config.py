@@ -153,6 +153,11 @@ def load(path: str | Path | None = None, overrides: dict[str, Any] | None = None
             raise ConfigError(f"{path}: cannot read the settings file ({exc.strerror})") from exc
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: not valid TOML ({exc})") from exc
+        except UnicodeDecodeError as exc:
+            raise ConfigError(
+                f"{path}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset "
+                f"{exc.start}); save the settings file as UTF-8"
+            ) from exc
     for dotted, value in (overrides or {}).items():
         *sections, key = dotted.split(".")
         node = data
@@ -161,6 +166,8 @@ def load(path: str | Path | None = None, overrides: dict[str, Any] | None = None
         node[key] = value
     config = _build(Config, data, "")
     _check_pins(config)
+    if config.camera.kind == "folder" and not config.camera.folder:
+        raise ConfigError('camera.folder: camera.kind = "folder" needs the folder of images')
     return config
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.atomic_file import SaveError, disk_fault, disk_state
-from companion.config import BUTTON_NAMES, Config, is_raspberry_pi
+from companion.config import BUTTON_NAMES, Config, ConfigError, is_raspberry_pi
 from companion.data_lock import DataDirBusy, DataDirLock
 from companion.sdnotify import Notifier, watchdog_interval
 from companion.table import Table
@@ -195,6 +195,16 @@ def uses_real_hardware(config: Config, simulate: bool) -> bool:
     return config.hardware == "pi" or is_raspberry_pi()
 
 
+def make_data_dir(data_dir: Path) -> None:
+    """The data directory, made if missing; a ConfigError names the setting when it cannot be."""
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise ConfigError(f"data_dir: {data_dir} is a file, not a folder") from None
+    except OSError as exc:
+        raise ConfigError(f"data_dir: cannot make the folder {data_dir} ({exc.strerror})") from exc
+
+
 def open_table(data_dir: Path) -> Table:
     """The table on the data directory's log, once the log is checked (without writing to
     it): a damaged log, or one that lost acknowledged entries, raises LogNeedsOwner. On a
@@ -212,6 +222,16 @@ def open_table(data_dir: Path) -> Table:
     if disk == "read-only":
         return Table(Store(path, readonly=True))
     return Table.open(path)
+
+
+def check_files(config: Config) -> None:
+    """Files the settings name must be there: a default in their place would go unnoticed."""
+    profile = config.dice.profile
+    if profile and not Path(profile).is_file():
+        raise ConfigError(
+            f"dice.profile: no file {profile} (leave it empty for DATA_DIR/profile.toml, "
+            "which calibration writes)"
+        )
 
 
 class Screen:
@@ -303,6 +323,7 @@ class Service:
         `sim_seed` fixes the simulated tray's look and throws (default: a fresh one);
         `fixed_seeds` lets the host seed games (tests and benchmarks replaying recorded
         games; the pages then say the hidden cards are not secret)."""
+        check_files(config)
         self._fixed_seeds = fixed_seeds
         keep_large_buffers_out_of_the_heap()  # before the camera's first frame
         self._sim_seed = time.time_ns() % 2**32 if sim_seed is None else sim_seed
@@ -313,7 +334,7 @@ class Service:
         self._stop = threading.Event()
         self._mdns: Any = None
         self.data_dir = config.resolved_data_dir()
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        make_data_dir(self.data_dir)
         self.lock = DataDirLock.hold(self.data_dir)  # one companion per data directory
         self.buttons: Any = None
         try:
@@ -533,9 +554,13 @@ class Service:
         url = base_url(self.web.port)
         kind = "Raspberry Pi hardware" if self.real else "simulated table"
         log.info("Serving on port %d (%s)", self.web.port, kind)
+        # The host PIN stays off this output: under systemd it goes to the journal, which more
+        # people may read than stand at the table. The OLED shows it, and so does /sim.
         print(f"Table page: {url}/", flush=True)
-        print(f"Host page:  {url}/host   PIN {self.access.pin}", flush=True)
-        if self.simulator is not None:
+        if self.simulator is None:
+            print(f"Host page:  {url}/host (PIN on the companion's screen)", flush=True)
+        else:
+            print(f"Host page:  {url}/host (PIN on the simulated table)", flush=True)
             print(f"Simulated table: http://127.0.0.1:{self.web.port}/sim", flush=True)
         self.notifier.ready(f"Serving on port {self.web.port}")
 
@@ -665,6 +690,7 @@ def main(
     data_dir: str | None = None,
 ) -> int:
     """`companion run`: settings from `config_path`, then the command line's overrides."""
+    import errno
     import sys
 
     from calibration.profile import ProfileError
@@ -702,10 +728,20 @@ def main(
     except SaveError as exc:
         log.error("Cannot start: %s", exc)
         return 1
+    except ConfigError as exc:  # names the setting
+        log.error("Cannot start: %s", exc)
+        return 1
     except ProfileError as exc:  # names the file and the key
         log.error("Cannot start: calibration profile: %s", exc)
         return 1
-    except OSError as exc:  # e.g. the port is taken
-        log.error("Cannot start: %s", exc)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            log.error(
+                "Cannot start: port %d is in use already (another companion?); set web.port "
+                "or --port to another",
+                config.web.port,
+            )
+        else:
+            log.error("Cannot start: %s", exc)
         return 1
     return service.run()

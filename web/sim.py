@@ -6,8 +6,8 @@ host, and, on a simulated table, a page with the OLED mirror, the button panel a
 - `GET /api/service/status` (host): {"health": {camera, display, buttons}, "pending": ...}
 - `POST /api/service/roll/confirm` (host): {"values": [...]?} submits the pending reading
   (or the corrected values); `POST /api/service/roll/discard` drops it.
-- Simulated table only, and only from this machine (the OLED mirror shows the host PIN, as the
-  real OLED does to people at the table): `GET /sim` (the page), `GET /api/sim/state`,
+- Simulated table only, and only from this machine (the page and its OLED mirror show the host
+  PIN, as the real OLED does to people at the table): `GET /sim` (the page), `GET /api/sim/state`,
   `GET /api/sim/oled.png`, `GET /api/sim/camera.jpg`, `POST /api/sim/button`
   {"button": "OK", "hold": false}, `POST /api/sim/throw` {"count": 5?, "values": [...]?},
   `POST /api/sim/camera` {"plugged": false}.
@@ -104,7 +104,7 @@ def _this_machine_only():
 @sim_bp.get("/sim")
 def sim_page():
     # The same controls as on the host page (templates/sim_controls.html, static/sim.js).
-    return render_template("sim.html"), NO_STORE
+    return render_template("sim.html", pin=_service().access.pin), NO_STORE
 
 
 @sim_bp.get("/api/sim/state")

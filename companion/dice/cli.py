@@ -16,7 +16,7 @@ def register(subparsers) -> None:
     rd = sub.add_parser("read", help="read the dice in camera images")
     rd.add_argument("images", nargs="+", metavar="IMAGE")
     rd.add_argument("--profile", help="dice profile TOML (default: the shipped default)")
-    rd.add_argument("--expect", type=int, metavar="N", help="how many dice were rolled")
+    rd.add_argument("--expect", type=_dice_count, metavar="N", help="how many dice were rolled")
     rd.add_argument("--json", action="store_true", help="one JSON object per image")
     rd.add_argument(
         "--annotate",
@@ -35,6 +35,16 @@ def register(subparsers) -> None:
     bn.add_argument("--json", action="store_true", help="a JSON list, one object per set")
     bn.add_argument("--failures", metavar="FILE", help="write each misread image as JSON lines")
     bn.set_defaults(func=cmd_bench)
+
+
+def _dice_count(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {count}")
+    return count
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
@@ -61,11 +71,17 @@ def cmd_read(args) -> int:
     profile = _profile(args.profile)
     if profile is None:
         return 2
+    outputs = {name: _annotated_name(args.annotate, name, len(args.images)) for name in args.images}
+    problem = next((p for out in outputs.values() if (p := _unwritable(out))), None)
+    if problem:
+        print(f"companion dice read: --annotate: {problem}", file=sys.stderr)
+        return 2
     status = 0
     for name in args.images:
-        frame = cv2.imread(name, cv2.IMREAD_COLOR)
-        if frame is None:
-            print(f"companion dice: cannot read image {name}", file=sys.stderr)
+        try:
+            frame = load_image(name)
+        except ImageError as exc:
+            print(f"companion dice read: {exc}", file=sys.stderr)
             status = 1
             continue
         reading = read(frame, profile, expected=args.expect)
@@ -77,12 +93,69 @@ def cmd_read(args) -> int:
             if reading.problems:
                 line += f" ({'; '.join(reading.problems)})"
             print(line)
-        if args.annotate:
-            out = Path(args.annotate)
-            if len(args.images) > 1:
-                out = out.with_name(f"{out.stem}-{Path(name).stem}{out.suffix or '.png'}")
-            cv2.imwrite(str(out), annotate(frame, reading))
+        out = outputs[name]
+        if out is not None and not cv2.imwrite(str(out), annotate(frame, reading)):
+            print(f"companion dice read: could not write {out}", file=sys.stderr)
+            status = 1
     return status
+
+
+class ImageError(ValueError):
+    """A picture that cannot be read whole; the message names the file and what is wrong."""
+
+
+def load_image(name: str):
+    """The picture in file `name` as a BGR array. Read here rather than by cv2.imread, so that
+    a missing or cut-short file gets one sentence, not OpenCV's and libjpeg's own warnings."""
+    import cv2
+    import numpy as np
+
+    try:
+        data = Path(name).read_bytes()
+    except OSError as exc:
+        raise ImageError(f"cannot read image {name}: {exc.strerror}") from exc
+    if _cut_short(data):
+        raise ImageError(f"cannot read image {name}: the file is cut short")
+    frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    if frame is None:
+        raise ImageError(f"cannot read image {name}: not a picture OpenCV can read")
+    return frame
+
+
+def _cut_short(data: bytes) -> bool:
+    """A JPEG without its end marker or a PNG without its end chunk (a copy that stopped
+    early), which the decoders would fill out with grey."""
+    end = data.rstrip(b"\0")
+    if data.startswith(b"\xff\xd8"):
+        return not end.endswith(b"\xff\xd9")
+    if data.startswith(b"\x89PNG"):
+        return b"IEND" not in end[-12:]
+    return False
+
+
+def _annotated_name(annotate: str | None, image: str, images: int) -> Path | None:
+    """Where `--annotate` writes the picture for `image` (several images: OUT-NAME.png)."""
+    if annotate is None:
+        return None
+    out = Path(annotate)
+    if not out.suffix:
+        out = out.with_suffix(".png")
+    if images > 1:
+        out = out.with_name(f"{out.stem}-{Path(image).stem}{out.suffix}")
+    return out
+
+
+def _unwritable(out: Path | None) -> str | None:
+    """Why a picture cannot be written to `out`, checked before any image is read."""
+    import cv2
+
+    if out is None:
+        return None
+    if not out.parent.is_dir():
+        return f"no folder {out.parent} to write {out.name} in"
+    if not cv2.haveImageWriter(str(out)):
+        return f"cannot write a {out.suffix} picture; give a .png or .jpg name"
+    return None
 
 
 def cmd_bench(args) -> int:
@@ -94,12 +167,13 @@ def cmd_bench(args) -> int:
     if not args.sets and not args.synthetic:
         print("companion dice bench: give set folders and/or --synthetic N", file=sys.stderr)
         return 2
+    missing = [folder for folder in args.sets if not Path(folder).is_dir()]
+    if missing:
+        print(f"companion dice bench: no such folder: {', '.join(missing)}", file=sys.stderr)
+        return 2
     results = []
     try:
         for folder in args.sets:
-            if not Path(folder).is_dir():
-                print(f"companion dice bench: skipping {folder} (not a folder)", file=sys.stderr)
-                continue
             results.append(score(Path(folder).name, load_set(folder), profile))
     except LabelError as exc:
         print(f"companion dice bench: {exc}", file=sys.stderr)

@@ -83,16 +83,7 @@ def test_dice_read_reports_an_unreadable_image(tmp_path, capsys):
 
 def test_dice_bench_scores_labelled_and_synthetic_sets(tmp_path, capsys, labelled_set):
     labelled_set(tmp_path / "rendered", 4, seed=1)
-    (tmp_path / "README.md").write_text("not a set")
-    code = _run(
-        "dice",
-        "bench",
-        str(tmp_path / "rendered"),
-        str(tmp_path / "README.md"),
-        "--synthetic",
-        "3",
-        "--json",
-    )
+    code = _run("dice", "bench", str(tmp_path / "rendered"), "--synthetic", "3", "--json")
     assert code == 0
     rows = json.loads(capsys.readouterr().out)
     assert [r["set"] for r in rows] == ["rendered", "synthetic-3"]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import http.client
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -21,6 +20,7 @@ from tablehttp import HttpTable, Phone
 
 from companion.store import Store
 from companion.table import Table
+from web.access import host_pin
 
 pytestmark = pytest.mark.slow
 
@@ -30,6 +30,7 @@ class Companion:
 
     def __init__(self, data_dir: Path, port: int, env: dict[str, str] | None = None):
         self.port = port
+        self.data_dir = data_dir
         self.base = f"http://127.0.0.1:{port}"
         self.lines: list[str] = []
         self.process = subprocess.Popen(
@@ -63,14 +64,13 @@ class Companion:
         return "\n".join(self.lines)
 
     def ready(self, timeout: float = 60) -> str:
-        """Waits until the pages answer; returns the host PIN the companion printed."""
-        pin = wait_for(lambda: re.search(r"PIN (\d+)", self.output), timeout=timeout)
-        assert pin, f"no PIN printed:\n{self.output}"
+        """Waits until the pages answer; returns the host PIN, as the OLED shows it."""
+        assert wait_for(lambda: "Table page:" in self.output, timeout=timeout), self.output
         assert wait_for(
             lambda: Phone(self.base).get("/api/table")[0] == 200 if self.alive() else None,
             timeout=timeout,
         ), self.output
-        return pin.group(1)
+        return host_pin(self.data_dir)
 
     def alive(self) -> bool:
         return self.process.poll() is None
