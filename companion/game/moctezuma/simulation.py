@@ -64,8 +64,7 @@ class _Watcher:
         self.snapshot: invariants.Snapshot | None = None
 
     def __call__(self, state: Any) -> None:
-        invariants.check(state, self.snapshot)
-        self.snapshot = invariants.snapshot(state)
+        self.snapshot = invariants.check(state, self.snapshot)
 
 
 def summary(report: dict[str, Any]) -> list[str]:
