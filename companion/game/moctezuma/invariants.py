@@ -90,11 +90,14 @@ def _temples(state: MoctezumaState, temples) -> None:
     """Each of `temples` has its 12 cards somewhere: its deck, a hand, or drawn and awaiting
     the choice of one to keep; and no name card is ever kept (MOCT-EXPL-2)."""
     kept = list(chain.from_iterable(map(_KEPT, state.seats)))
+    explore = state.explore
     for temple in temples:
         cards = [p for t, p in kept if t == temple]
+        if str in map(type, cards):
+            _fail("one name card a temple, never kept", f"temple {temple}: a name card kept")
         cards += state.decks[temple]
-        if state.explore is not None and state.explore["temple"] == temple:
-            cards += state.explore["cards"]
+        if explore is not None and explore["temple"] == temple:
+            cards += explore["cards"]
         names = [c for c in cards if isinstance(c, str)]
         if len(names) != 1:
             _fail("one name card a temple, never kept", f"temple {temple}: {names}")
