@@ -20,15 +20,18 @@ _TREASURES = sorted(TREASURES)
 _CARDS = 10 * (len(TREASURES) + 1)
 _KEPT = attrgetter("kept")
 _AT = attrgetter("at")
+_PLACES = frozenset(range(11))  # the Library and the 10 temples
 
 
 class Snapshot(NamedTuple):
-    """What may only move one way between two states, and the decks' sizes."""
+    """What may only move one way between two states, the decks' sizes, and the chits as
+    dealt (space -> face), made once a game."""
 
     round: int
     turned: int
     kept: int
     decks: tuple[int, ...]
+    faces: dict[int, str]
 
 
 def snapshot(state: MoctezumaState) -> Snapshot:
@@ -37,6 +40,7 @@ def snapshot(state: MoctezumaState) -> Snapshot:
         state.turned,
         sum(map(len, map(_KEPT, state.seats))),
         tuple(map(len, state.decks.values())),
+        dict(enumerate(state.hidden["chits"])),
     )
 
 
@@ -57,20 +61,21 @@ def check(state: MoctezumaState, before: Snapshot | None = None) -> Snapshot:
     if state.over and state.result is None:
         _fail("a finished game is scored", "no result")
     seats = state.seats
-    at = list(map(_AT, seats))
-    if min(at) < 0 or max(at) > 10:
-        _fail("researchers on the board", f"at {at}")
+    if not {*map(_AT, seats)} <= _PLACES:
+        _fail("researchers on the board", f"at {[seat.at for seat in seats]}")
     explore = state.explore
     if explore is not None and explore["seat"] != state.turn:
         _fail("only the acting player explores", f"{explore['seat']} vs {state.turn}")
+    faces = dict(enumerate(state.hidden["chits"])) if before is None else before.faces
     record = seats[state.turn].record.chits
-    if list(map(state.hidden["chits"].__getitem__, record)) != list(record.values()):
+    if not record.items() <= faces.items():
         _fail("record sheets record what is there", f"{record}")
     now = Snapshot(
         state.round,
         state.turned,
         sum(map(len, map(_KEPT, seats))),
         tuple(map(len, state.decks.values())),
+        faces,
     )
     drawn = len(explore["cards"]) if explore is not None else 0
     if now.kept + drawn + sum(now.decks) != _CARDS:
@@ -98,9 +103,9 @@ def _temples(state: MoctezumaState, temples) -> None:
         cards += state.decks[temple]
         if explore is not None and explore["temple"] == temple:
             cards += explore["cards"]
-        names = [c for c in cards if isinstance(c, str)]
-        if len(names) != 1:
-            _fail("one name card a temple, never kept", f"temple {temple}: {names}")
-        cards.remove(names[0])
+        kinds = list(map(type, cards))
+        if kinds.count(str) != 1:
+            _fail("one name card a temple, never kept", f"temple {temple}: {cards}")
+        del cards[kinds.index(str)]
         if sorted(cards) != _TREASURES:
             _fail("11 treasure cards a temple", f"temple {temple}: {sorted(cards)}")
