@@ -9,7 +9,6 @@ one are counted card by card; the total is counted always.
 
 from __future__ import annotations
 
-from itertools import chain
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -94,10 +93,9 @@ def check(state: MoctezumaState, before: Snapshot | None = None) -> Snapshot:
 def _temples(state: MoctezumaState, temples) -> None:
     """Each of `temples` has its 12 cards somewhere: its deck, a hand, or drawn and awaiting
     the choice of one to keep; and no name card is ever kept (MOCT-EXPL-2)."""
-    kept = list(chain.from_iterable(map(_KEPT, state.seats)))
-    explore = state.explore
+    seats, explore = state.seats, state.explore
     for temple in temples:
-        cards = [p for t, p in kept if t == temple]
+        cards = [p for seat in seats for t, p in seat.kept if t == temple]
         if str in map(type, cards):
             _fail("one name card a temple, never kept", f"temple {temple}: a name card kept")
         cards += state.decks[temple]
