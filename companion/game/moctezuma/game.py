@@ -92,7 +92,9 @@ class MoctezumaGame:
         if state.explore is not None:
             return _choosing(seat, tuple(isinstance(c, int) for c in state.explore["cards"]))
         here = state.seats[seat].at
-        return _turn(seat, here, min(state.points, 3), _can(state, here), _ring(state))
+        return _turn(
+            seat, here, min(state.points, 3), _can(state, here), state.options["temple_ring"]
+        )
 
     def random_args(self, state: MoctezumaState, command: Command, rng: random.Random) -> Command:
         """`command` with its open values filled in (used by random play)."""
@@ -120,16 +122,14 @@ def legal(state: MoctezumaState, seat: int | None) -> list[Command]:
         cards = state.explore["cards"]
         return list(_choosing(seat, tuple(isinstance(c, int) for c in cards))[0])
     here = state.seats[seat].at
-    return list(_turn(seat, here, min(state.points, 3), _can(state, here), _ring(state))[0])
+    return list(
+        _turn(seat, here, min(state.points, 3), _can(state, here), state.options["temple_ring"])[0]
+    )
 
 
 def _can(state: MoctezumaState, here: int) -> bool:
     """Whether there are chits left to research, or cards left to explore."""
     return state.turned < len(state.spaces) if here == rules.LIBRARY else bool(state.decks[here])
-
-
-def _ring(state: MoctezumaState) -> bool:
-    return state.options["temple_ring"]
 
 
 @lru_cache(maxsize=4096)
