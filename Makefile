@@ -107,6 +107,7 @@ format: $(STAMP)
 # The quick benchmarks; bench/soak.py (whole games over HTTP) runs for an hour on its own.
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/games.py
 	$(BIN)/python bench/screens.py
 	$(BIN)/python bench/web.py
 	$(BIN)/python bench/dice.py $(wildcard ../shared/data/dice/*/)

@@ -4,11 +4,15 @@ A game may offer: `seats_with_commands(state)` to spare asking every seat;
 `random_args(state, command, rng)` to fill the values `legal` leaves open (dice are filled
 here from the roll prompt when it does not); `random_weights(state, commands)` to make some
 choices likelier; a `corrections` set of host commands a random player must never choose.
+A game whose choices repeat may instead offer `random_menu(state)`: the commands a random
+player picks among (no corrections) and their cumulative weights, made once and reused, so
+that nothing is rebuilt for every command. The pick is the one `rng.choices` would make.
 """
 
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +25,14 @@ def random_command(game: Game, state: Any, rng: random.Random, seats: int | None
     `seats` is the number of seats: when not given, read from the state's `seats` if it has
     one (cheap), else from the public view.
     """
+    menu = getattr(game, "random_menu", None)
+    if menu is not None:
+        options, cumulative = menu(state)
+        if not options:
+            raise RuntimeError(f"No legal command; prompts: {game.prompts(state)}")
+        # What `rng.choices(options, cum_weights=cumulative)[0]` does, without its checks.
+        command = options[bisect(cumulative, rng.random() * cumulative[-1], 0, len(options) - 1)]
+        return game.random_args(state, command, rng)
     skip = getattr(game, "corrections", frozenset())
     options = [c for c in game.legal(state, None) if c.type not in skip]
     shortcut = getattr(game, "seats_with_commands", None)
@@ -68,13 +80,15 @@ def play_random_game(
     state = game.setup(options or {}, seats, seed)
     commands: list[Command] = []
     events = 0
-    while not game.is_over(state):
+    apply, fold, is_over, count = game.apply, game.fold, game.is_over, len(seats)
+    while not is_over(state):
         if len(commands) >= max_commands:
             raise RuntimeError(f"Game did not end within {max_commands} commands.")
-        command = random_command(game, state, rng, len(seats))
-        for event in game.apply(state, command):
-            state = game.fold(state, event)
-            events += 1
+        command = random_command(game, state, rng, count)
+        produced = apply(state, command)
+        for event in produced:
+            state = fold(state, event)
+        events += len(produced)
         commands.append(command)
         if check is not None:
             check(state)
@@ -82,13 +96,14 @@ def play_random_game(
 
 
 class InvariantWatcher:
-    """A `check` for `play_random_game`: a game's `invariants` module (`check(state, before)`,
-    `snapshot(state)`) run after every command, the one-way ones against the previous state."""
+    """A `check` for `play_random_game`: a game's `invariants` module run after every command,
+    the one-way ones against the previous state. Its `check(state, before)` may return the
+    snapshot it counted on the way (spared counting again); else `snapshot(state)` is taken."""
 
     def __init__(self, invariants: Any):
         self.invariants = invariants
         self.snapshot: Any = None
 
     def __call__(self, state: Any) -> None:
-        self.invariants.check(state, self.snapshot)
-        self.snapshot = self.invariants.snapshot(state)
+        counted = self.invariants.check(state, self.snapshot)
+        self.snapshot = counted if counted is not None else self.invariants.snapshot(state)

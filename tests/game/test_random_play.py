@@ -73,3 +73,27 @@ def test_play_random_game_plays_any_game_to_its_end():
     assert played.state["winner"] is not None
     assert max(played.state["totals"]) >= 20
     assert played.events == len(played.commands) > 0  # one event per command here
+
+
+def test_a_games_random_menu_offers_its_legal_commands_and_picks_as_random_choices_does():
+    """Moctezuma's Revenge! hands random play a cached menu: at every moment of a game it holds
+    exactly what `legal` offers the acting seat, and the pick is the one `random.choices`
+    makes with the game's weights, so the same seed still plays the same game."""
+    from companion.game.moctezuma import MoctezumaGame
+
+    game = MoctezumaGame()
+    state = game.setup({}, ["a", "b", "c"], 7)
+    rng = random.Random(7)
+    weights = {"end_turn": 0.2, "move": 0.5, "note": 0.02}
+    while not game.is_over(state):
+        commands, _ = game.random_menu(state)
+        assert list(commands) == game.legal(state, state.turn)
+        twin = random.Random()
+        twin.setstate(rng.getstate())
+        expected = twin.choices(commands, [weights.get(c.type, 1.0) for c in commands])[0]
+        command = random_command(game, state, rng)
+        assert command.type == expected.type and command.seat == expected.seat
+        assert command.args.items() >= expected.args.items()
+        for event in game.apply(state, command):
+            game.fold(state, event)
+    assert game.random_menu(state) == ((), ())

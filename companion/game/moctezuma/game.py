@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from functools import lru_cache
-from itertools import repeat
-from operator import attrgetter
+from itertools import accumulate
 from typing import Any, ClassVar
 
 from companion.game.moctezuma import fold as folding
@@ -14,7 +13,7 @@ from companion.game.moctezuma import rules, views
 from companion.game.moctezuma.hidden import chit_spaces, commitment, deal_hidden
 from companion.game.moctezuma.options import OPTIONS, check_options
 from companion.game.moctezuma.state import POINTS, MoctezumaState, Seat
-from companion.game.protocol import Command, Event, Option, Prompt, RuleError
+from companion.game.protocol import Command, Option, Prompt, RuleError
 
 
 def new_state(options: Mapping[str, Any], seats: list[str], seed: int) -> MoctezumaState:
@@ -62,11 +61,10 @@ class MoctezumaGame:
     def legal(self, state: MoctezumaState, seat: int | None) -> list[Command]:
         return legal(state, seat)
 
-    def apply(self, state: MoctezumaState, command: Command) -> list[Event]:
-        return rules.validate(state, command)
-
-    def fold(self, state: MoctezumaState, event: Event) -> MoctezumaState:
-        return folding.fold(state, event)
+    # The engine's own functions, called without a layer between: a simulated game calls
+    # them hundreds of times.
+    apply: ClassVar = staticmethod(rules.validate)
+    fold: ClassVar = staticmethod(folding.fold)
 
     def public_view(self, state: MoctezumaState) -> dict[str, Any]:
         return views.public_view(state)
@@ -84,14 +82,24 @@ class MoctezumaGame:
         """Only the player whose turn it is acts (notes aside), a shortcut for random play."""
         return [] if state.over else [state.turn]
 
-    def random_weights(self, state: MoctezumaState, commands: list[Command]) -> list[float]:
-        """Random play spends its points rather than ending turns early or moving about."""
-        return list(map(_WEIGHTS.get, map(_TYPE, commands), repeat(1.0)))
+    def random_menu(self, state: MoctezumaState) -> tuple[tuple[Command, ...], tuple[float, ...]]:
+        """The acting seat's commands (what `legal` offers it) and their cumulative weights,
+        for random play: made once for each case, as `legal`'s are. Random play spends its
+        points rather than ending turns early or moving about."""
+        if state.over:
+            return (), ()
+        seat = state.turn
+        if state.explore is not None:
+            return _choosing(seat, tuple(isinstance(c, int) for c in state.explore["cards"]))
+        here = state.seats[seat].at
+        return _turn(
+            seat, here, min(state.points, 3), _can(state, here), state.options["temple_ring"]
+        )
 
     def random_args(self, state: MoctezumaState, command: Command, rng: random.Random) -> Command:
         """`command` with its open values filled in (used by random play)."""
         if command.type == "research":
-            down = rules.face_down(state)
+            down = range(state.turned, len(state.spaces))  # the face-down chits
             chits = rng.sample(down, min(command.args["size"], len(down)))
             return Command("research", command.seat, {**command.args, "chits": chits})
         if command.type == "note":
@@ -126,7 +134,6 @@ class MoctezumaGame:
 
 
 _WEIGHTS = {"end_turn": 0.2, "move": 0.5, "note": 0.02}
-_TYPE = attrgetter("type")
 
 
 def legal(state: MoctezumaState, seat: int | None) -> list[Command]:
@@ -139,25 +146,47 @@ def legal(state: MoctezumaState, seat: int | None) -> list[Command]:
         return [_command(seat, "note")]
     if state.explore is not None:
         cards = state.explore["cards"]
-        return [_command(seat, "note")] + [
-            _command(seat, "keep", i) for i, c in enumerate(cards) if isinstance(c, int)
-        ]
-    here, points = state.seats[seat].at, state.points
-    # Whether there are chits left to research, or cards left to explore.
-    can = state.turned < len(state.spaces) if here == rules.LIBRARY else bool(state.decks[here])
-    return list(_turn(seat, here, min(points, 3), can, state.options["temple_ring"]))
+        return list(_choosing(seat, tuple(isinstance(c, int) for c in cards))[0])
+    here = state.seats[seat].at
+    return list(
+        _turn(seat, here, min(state.points, 3), _can(state, here), state.options["temple_ring"])[0]
+    )
+
+
+def _can(state: MoctezumaState, here: int) -> bool:
+    """Whether there are chits left to research, or cards left to explore."""
+    return state.turned < len(state.spaces) if here == rules.LIBRARY else bool(state.decks[here])
 
 
 @lru_cache(maxsize=4096)
-def _turn(seat: int, here: int, points: int, can: bool, ring: bool) -> tuple[Command, ...]:
+def _turn(
+    seat: int, here: int, points: int, can: bool, ring: bool
+) -> tuple[tuple[Command, ...], tuple[float, ...]]:
     """A turn's commands depend on little: where, how many points (3 buys anything), and
-    whether the location has chits or cards left. Made once for each case."""
+    whether the location has chits or cards left. Made once for each case, with the weights
+    random play gives them."""
     out = [_command(seat, "note"), _command(seat, "end_turn")]
     out += [_command(seat, "move", to) for to in rules.adjacent_to(here, ring)]
     if can:
         kind = "research" if here == rules.LIBRARY else "explore"
         out += [_command(seat, kind, size) for size, cost in rules.COSTS.items() if cost <= points]
-    return tuple(out)
+    return _weighed(tuple(out))
+
+
+@lru_cache(maxsize=4096)
+def _choosing(
+    seat: int, treasures: tuple[bool, ...]
+) -> tuple[tuple[Command, ...], tuple[float, ...]]:
+    """After an Explore: a note, or keep one of the drawn cards that is a treasure; with the
+    weights random play gives them."""
+    return _weighed(
+        (_command(seat, "note"), *(_command(seat, "keep", i) for i, t in enumerate(treasures) if t))
+    )
+
+
+def _weighed(commands: tuple[Command, ...]) -> tuple[tuple[Command, ...], tuple[float, ...]]:
+    """`commands` with their cumulative random-play weights, as `random.choices` sums them."""
+    return commands, tuple(accumulate(_WEIGHTS.get(c.type, 1.0) for c in commands))
 
 
 _HOST_COMMANDS = (Command("end_game"), Command("place", None, {}))

@@ -1,0 +1,76 @@
+"""Random complete games per CPU second, for every registered game: the path of `companion
+simulate --game NAME` (random legal commands, the game's invariants checked after every
+command), timed by the CPU time this process spends, so other programs on a shared machine
+count less. Run it on one core:
+
+    taskset -c 1 .venv/bin/python bench/games.py            # figures as text
+    taskset -c 1 .venv/bin/python bench/games.py --json     # the same as JSON
+
+Goal: Moctezuma's Revenge! at 500 games a CPU second or more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from companion.game import GAMES  # noqa: E402
+
+
+def simulator(name: str) -> Callable[[int, int], Any]:
+    """`simulate(games, seed)` as `companion simulate --game name` runs it."""
+    from companion.game_cli import simulate
+
+    return lambda games, seed: simulate(games, seed, game_name=name)
+
+
+def games_per_cpu_second(name: str, games: int, runs: int) -> dict[str, Any]:
+    """`runs` runs of `games` games each (the same seeds every run); the best run is the one
+    least disturbed by other work on the machine."""
+    simulate = simulator(name)
+    rates = []
+    for _ in range(runs):
+        start = time.process_time()
+        simulate(games, 0)
+        rates.append(games / (time.process_time() - start))
+    return {
+        "games": games,
+        "runs": runs,
+        "games_per_cpu_second": round(max(rates), 1),
+        "games_per_cpu_second_median": round(statistics.median(rates), 1),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games a run (200)")
+    parser.add_argument("--runs", type=int, default=3, help="runs a game (3)")
+    parser.add_argument("--game", choices=sorted(GAMES), action="append", help="only these")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+    figures = {
+        name: games_per_cpu_second(name, args.games, args.runs) for name in args.game or GAMES
+    }
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return 0
+    print(f"Random complete games, invariants checked after every command (best of {args.runs})")
+    for name, figure in figures.items():
+        print(
+            f"  {name + ':':12} {figure['games_per_cpu_second']:8.1f} games a CPU "
+            f"second (median {figure['games_per_cpu_second_median']})"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
