@@ -13,7 +13,7 @@ from companion.game.moctezuma import rules, views
 from companion.game.moctezuma.hidden import chit_spaces, commitment, deal_hidden
 from companion.game.moctezuma.options import OPTIONS, check_options
 from companion.game.moctezuma.state import POINTS, MoctezumaState, Seat
-from companion.game.protocol import Command, Option, Prompt, RuleError
+from companion.game.protocol import Command, Event, Option, Prompt, RuleError
 
 
 def new_state(options: Mapping[str, Any], seats: list[str], seed: int) -> MoctezumaState:
