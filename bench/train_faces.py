@@ -27,8 +27,7 @@ import cv2
 import numpy as np
 
 from companion.dice import faceclass, synth
-from companion.dice.reader import decided, die_size, propose
-from companion.dice.reader import default_profile as _default_profile
+from companion.dice.reader import decided, default_profile, die_size, propose
 from companion.dice.scoring import Score, load_set
 
 OUT = Path(__file__).resolve().parents[1] / "companion" / "dice" / "model"
@@ -320,7 +319,7 @@ def choose_accept(model_dir: Path, temperature: float, rolls, profile, max_silen
     """The acceptances (alone, and agreed with the pip search) that read the most held-out
     rolls hands-free while every set's rolls accepted wrong stay at or below `max_silent`,
     and each set's scores with them."""
-    from companion.dice.reader import _verdict
+    from companion.dice.reader import verdict
 
     model = _Logits(model_dir, temperature)
     cached = {
@@ -339,7 +338,7 @@ def choose_accept(model_dir: Path, temperature: float, rolls, profile, max_silen
                 score = Score(name)
                 for sample, frame, dice, p in items:
                     read = decided(frame, dice, p, settings)
-                    score.add(sample, _verdict(read, len(sample.faces), profile), 0.0)
+                    score.add(sample, verdict(read, len(sample.faces), profile), 0.0)
                 scores[name] = score.summary()
             if all(s["silent_error_rate"] <= max_silent for s in scores.values()):
                 rate = float(np.mean([s["hands_free_rate"] for s in scores.values()]))
@@ -376,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
-    profile = _default_profile()
+    profile = default_profile()
     folders = sorted(p for p in args.sets if (p / "labels.jsonl").is_file())
     rng = np.random.default_rng(args.seed)
     trained = {

@@ -584,7 +584,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
         return Reading(status=HAND, expected=expected, problems=("a hand is in the tray",))
     proposed = propose(frame, profile, expected)
     dice = _classified(frame, list(proposed.dice), faceclass.model())
-    reading = _verdict(dice, expected, profile)
+    reading = verdict(dice, expected, profile)
     reading.extras.update(proposed.extras)
     return reading
 
@@ -759,7 +759,7 @@ def _search(frame: np.ndarray, profile: Profile, expected: int | None) -> Readin
         if not any(facefit.in_box(centre, k.box) for k in kept + again):
             dice.append(Die(None, box, centre, 0.0, (UNCERTAIN,)))
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
-    reading = _verdict(dice, expected, profile)
+    reading = verdict(dice, expected, profile)
     # What was looked at, for annotated images and tuning (in the searched frame's pixels).
     reading.extras.update(pips=pips, groups=groups, candidates=candidates)
     return reading
@@ -1026,7 +1026,9 @@ def _centre(f: facefit.Face) -> tuple[float, float]:
     return (float(f.centre[0]), float(f.centre[1]))
 
 
-def _verdict(dice: list[Die], expected: int | None, profile: Profile) -> Reading:
+def verdict(dice: list[Die], expected: int | None, profile: Profile) -> Reading:
+    """The reading of these dice: ok only if each is read for sure and the count is the one
+    asked for; otherwise what needs a look is named in `problems`."""
     problems = []
     if expected is not None and len(dice) != expected:
         problems.append(f"asked for {expected} dice, saw {len(dice)}")
