@@ -717,6 +717,13 @@ def main(
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    from companion.dice.faceclass import ModelError, model
+
+    try:
+        model()  # a missing or corrupt dice model is named now, not at the first roll
+    except ModelError as exc:
+        log.error("Cannot start: %s", exc)
+        return 1
     try:
         service = Service(config, simulate=simulate)
     except DataDirBusy as exc:

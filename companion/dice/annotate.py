@@ -16,13 +16,15 @@ def annotate(frame: np.ndarray, reading: Reading, detail: bool = False) -> np.nd
     candidates (red dark, blue bright) and rejected face candidates (grey, edge score)."""
     out = frame.copy()
     if detail:
+        # The pip search looked at the frame resampled by this much.
+        k = 1 / reading.extras.get("scale", 1.0)
         pips = reading.extras.get("pips")
         if pips is not None:
             for (x, y), r, pol in zip(pips.xy, pips.r, pips.polarity, strict=True):
                 colour = (0, 0, 255) if pol < 0 else (255, 0, 0)
-                cv2.circle(out, (int(x), int(y)), int(r + 2), colour, 1)
+                cv2.circle(out, (int(x * k), int(y * k)), int((r + 2) * k), colour, 1)
         for f in reading.extras.get("candidates", []):
-            x1, y1, x2, y2 = f.box
+            x1, y1, x2, y2 = (int(v * k) for v in f.box)
             cv2.rectangle(out, (x1, y1), (x2, y2), (160, 160, 160), 1)
             label = f"{f.face}:{f.edge_score:.2f}"
             cv2.putText(out, label, (x1, y2 + 10), cv2.FONT_HERSHEY_SIMPLEX, 0.35, (90, 90, 90), 1)

@@ -33,6 +33,12 @@ def register(subparsers) -> None:
     )
     bn.add_argument("--seed", type=int, default=0, help="seed of the synthetic set")
     bn.add_argument("--json", action="store_true", help="a JSON list, one object per set")
+    bn.add_argument(
+        "--no-expect",
+        dest="expect",
+        action="store_false",
+        help="read without telling the reader how many dice each image has",
+    )
     bn.add_argument("--failures", metavar="FILE", help="write each misread image as JSON lines")
     bn.set_defaults(func=cmd_bench)
 
@@ -174,7 +180,7 @@ def cmd_bench(args) -> int:
     results = []
     try:
         for folder in args.sets:
-            results.append(score(Path(folder).name, load_set(folder), profile))
+            results.append(score(Path(folder).name, load_set(folder), profile, args.expect))
     except LabelError as exc:
         print(f"companion dice bench: {exc}", file=sys.stderr)
         return 2
@@ -184,6 +190,7 @@ def cmd_bench(args) -> int:
                 f"synthetic-{args.synthetic}",
                 synthetic_set(args.synthetic, seed=args.seed),
                 profile,
+                args.expect,
             )
         )
     summaries = [r.summary() for r in results]
@@ -200,12 +207,15 @@ def cmd_bench(args) -> int:
 
 
 def format_table(summaries: list[dict]) -> str:
-    head = f"{'set':<28} {'images':>6} {'dice':>5} {'per-die':>8} {'exact':>6} "
+    head = f"{'set':<28} {'images':>6} {'dice':>5} {'hands-free':>10} {'silent':>6} "
+    head += f"{'1-tap':>6} {'per-die':>8} {'exact':>6} "
     head += f"{'flagged':>8} {'conf.err':>8} {'ms p50':>7} {'ms p95':>7}"
     lines = [head]
     for s in summaries:
         lines.append(
             f"{s['set'][:28]:<28} {s['images']:>6} {s['dice']:>5} "
+            f"{s['hands_free_rate']:>10.1%} {s['silent_error_rate']:>6.1%} "
+            f"{s['proposal_right_rate']:>6.1%} "
             f"{s['per_die_accuracy']:>8.1%} {s['exact_image_rate']:>6.1%} "
             f"{s['uncertain_rate']:>8.1%} {s['confident_error_rate']:>8.2%} "
             f"{s['ms_p50']:>7.1f} {s['ms_p95']:>7.1f}"

@@ -1,6 +1,7 @@
 """Dice reader profile: every tunable number of the reader, loaded from TOML and checked.
 
-A profile file has one table per stage (`[pips]`, `[faces]`, `[dice]`, `[scene]`, `[settle]`).
+A profile file has one table per stage (`[pips]`, `[faces]`, `[dice]`, `[scene]`, `[scale]`,
+`[settle]`).
 Keys left out keep their defaults; an unknown key, a wrong type or a value out of range is an
 error that names the file, the key and what is allowed.
 """
@@ -126,6 +127,19 @@ class SceneParams:
 
 
 @dataclass(frozen=True)
+class ScaleParams:
+    longest_side: int = 640
+    die_size: float = 42.0
+    tolerance: float = 1.6
+
+    limits: ClassVar[dict] = {
+        "longest_side": _num(160, 4096, "a frame is first searched this long (px)", True),
+        "die_size": _num(12, 120, "the die size the pip search is tuned for (px)"),
+        "tolerance": _num(1.05, 4, "dice found this much bigger or smaller: search again"),
+    }
+
+
+@dataclass(frozen=True)
 class SettleParams:
     motion_threshold: float = 12.0
     moving_fraction: float = 0.002
@@ -144,6 +158,7 @@ class Profile:
     faces: FaceParams = field(default_factory=FaceParams)
     dice: DiceParams = field(default_factory=DiceParams)
     scene: SceneParams = field(default_factory=SceneParams)
+    scale: ScaleParams = field(default_factory=ScaleParams)
     settle: SettleParams = field(default_factory=SettleParams)
     name: str = "default"
 
@@ -163,7 +178,7 @@ class Profile:
         return "\n".join(lines) + "\n"
 
 
-_SECTIONS = ("pips", "faces", "dice", "scene", "settle")
+_SECTIONS = ("pips", "faces", "dice", "scene", "scale", "settle")
 
 
 def _fmt(value: float) -> str:

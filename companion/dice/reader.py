@@ -567,17 +567,127 @@ def _size(face: facefit.Face) -> float:
 
 
 def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None = None) -> Reading:
-    """Read the dice in a BGR frame. `expected` is how many dice the table asked for."""
+    """Read the dice in a BGR frame. `expected` is how many dice the table asked for.
+
+    The pip search proposes dice on the frame brought to a canonical die size (`propose`);
+    the face classifier reads each proposed die from the full frame and says how sure it is.
+    """
+    from companion.dice import faceclass
     from companion.dice.scene import hand_in_view
 
     profile = profile or default_profile()
     if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise ValueError("a frame is an H x W x 3 BGR image of bytes (uint8)")
+    if min(frame.shape[:2]) < 16:
+        raise ValueError(f"a frame of {frame.shape[1]}x{frame.shape[0]} pixels is too small")
+    if hand_in_view(frame, profile.scene):
+        return Reading(status=HAND, expected=expected, problems=("a hand is in the tray",))
+    proposed = propose(frame, profile, expected)
+    dice = _classified(frame, list(proposed.dice), faceclass.model())
+    reading = verdict(dice, expected, profile)
+    reading.extras.update(proposed.extras)
+    return reading
+
+
+def _classified(frame: np.ndarray, proposed: list[Die], model) -> list[Die]:
+    """The proposed dice as the face classifier reads them (`decided`)."""
+    from companion.dice import faceclass
+
+    if not proposed:
+        return []
+    crops = np.stack([faceclass.crop(frame, d.centre, die_size(d)) for d in proposed])
+    return decided(frame, proposed, model.probabilities(crops), model.settings)
+
+
+def decided(frame: np.ndarray, proposed: list[Die], probabilities: np.ndarray, settings) -> list:
+    """The proposed dice with the classifier's `probabilities` (one row of CLASSES each): a
+    die it is sure is none (a side face, a speck, a pattern on a box) is left out; a die is
+    read for sure at or above `settings.accept`, or `settings.agreed` when the pip search
+    read the same face for sure; a die the frame cuts never is."""
+    from companion.dice import faceclass
+
+    dice = []
+    for d, p in zip(proposed, probabilities, strict=True):
+        best = int(np.argmax(p))
+        if best == faceclass.NO_DIE and p[best] >= settings.accept:
+            continue
+        face = int(np.argmax(p[:6]))
+        agreed = best == face and d.face == face + 1 and not d.flags
+        need = settings.agreed if agreed else settings.accept
+        sure = best != faceclass.NO_DIE and p[best] >= need and not _cut_off(d, frame)
+        # A die the pip search saw leaning is never read for sure: if the classifier is
+        # not sure of a face either, it is cocked (reroll); if it is, the table checks it.
+        leaning = COCKED in d.flags
+        if (best == faceclass.COCKED and sure) or (leaning and not sure):
+            dice.append(replace(d, face=None, confidence=float(p[best]), flags=(COCKED,)))
+        elif leaning:
+            dice.append(replace(d, face=face + 1, confidence=float(p[face]), flags=(UNCERTAIN,)))
+        elif sure:
+            dice.append(replace(d, face=face + 1, confidence=float(p[face]), flags=()))
+        else:
+            # For a check, the pip search's face where it was sure of it (it is seldom wrong
+            # then), else the classifier's best.
+            if d.face and not d.flags:
+                face = d.face - 1
+            dice.append(replace(d, face=face + 1, confidence=float(p[face]), flags=(UNCERTAIN,)))
+    return dice
+
+
+def die_size(die: Die) -> float:
+    """A die's edge in pixels, from its outline's box."""
+    x1, y1, x2, y2 = die.box
+    return max(math.sqrt(max(x2 - x1, 1) * max(y2 - y1, 1)), 4.0)
+
+
+def propose(frame: np.ndarray, profile: Profile, expected: int | None = None) -> Reading:
+    """The dice the pip search finds, in `frame`'s pixels: searched on the frame brought to
+    `scale.longest_side`, then, where the dice found there are bigger or smaller than
+    `scale.die_size` by more than `scale.tolerance` times, again at the scale they give."""
+    import cv2
+
+    p = profile.scale
+    factor = min(1.0, p.longest_side / max(frame.shape[:2]))
+    for _ in range(2):
+        small = frame
+        if factor != 1.0:
+            size = (round(frame.shape[1] * factor), round(frame.shape[0] * factor))
+            size = (max(size[0], 16), max(size[1], 16))
+            small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
+        reading = _search(small, profile, expected)
+        sizes = [die_size(d) for d in reading.dice if d.face]
+        if not sizes:
+            # No die at this scale: dice far bigger than the search's (a camera close over
+            # the tray) show no pips it can see; look once more at a fraction of the size.
+            if factor * max(frame.shape[:2]) <= 2 * p.longest_side / p.tolerance**2:
+                break
+            factor /= p.tolerance**2
+            continue
+        seen = statistics.median(sizes)
+        if 1 / p.tolerance <= seen / p.die_size <= p.tolerance:
+            break
+        wanted = min(factor * p.die_size / seen, 1.0)
+        if abs(wanted - factor) < 0.05 * factor:
+            break
+        factor = wanted
+    if factor == 1.0:
+        return reading
+    dice = tuple(
+        replace(
+            d,
+            box=tuple(round(v / factor) for v in d.box),
+            centre=(d.centre[0] / factor, d.centre[1] / factor),
+        )
+        for d in reading.dice
+    )
+    extras = {**reading.extras, "scale": factor}
+    return Reading(dice, reading.status, reading.problems, expected, extras)
+
+
+def _search(frame: np.ndarray, profile: Profile, expected: int | None) -> Reading:
+    """The pip search's reading of a frame whose dice are about `scale.die_size` across."""
     # The compiled passes take a frame as one block of memory: a camera's frame can be a
     # view with padded rows.
     frame = np.ascontiguousarray(frame)
-    if hand_in_view(frame, profile.scene):
-        return Reading(status=HAND, expected=expected, problems=("a hand is in the tray",))
     search = profile.pips
     if expected:
         # A roll of many dice shows many pips: the search measures more of its peaks.
@@ -649,8 +759,8 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
         if not any(facefit.in_box(centre, k.box) for k in kept + again):
             dice.append(Die(None, box, centre, 0.0, (UNCERTAIN,)))
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
-    reading = _verdict(dice, expected, profile)
-    # What was looked at, for annotated images and tuning.
+    reading = verdict(dice, expected, profile)
+    # What was looked at, for annotated images and tuning (in the searched frame's pixels).
     reading.extras.update(pips=pips, groups=groups, candidates=candidates)
     return reading
 
@@ -916,7 +1026,9 @@ def _centre(f: facefit.Face) -> tuple[float, float]:
     return (float(f.centre[0]), float(f.centre[1]))
 
 
-def _verdict(dice: list[Die], expected: int | None, profile: Profile) -> Reading:
+def verdict(dice: list[Die], expected: int | None, profile: Profile) -> Reading:
+    """The reading of these dice: ok only if each is read for sure and the count is the one
+    asked for; otherwise what needs a look is named in `problems`."""
     problems = []
     if expected is not None and len(dice) != expected:
         problems.append(f"asked for {expected} dice, saw {len(dice)}")

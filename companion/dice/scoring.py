@@ -1,9 +1,16 @@
-"""Score the reader on labelled images: per-die accuracy, exact images, flags, speed.
+"""Score the reader on labelled images: rolls read hands-free, silent errors, per-die
+accuracy, flags, speed.
 
 A labelled set is a folder with `images/` and `labels.jsonl`, one JSON object per line:
 `{"image": "images/x.jpg", "dice": [{"value": 3, "box": [x1, y1, x2, y2]}, ...]}`.
 The table always says how many dice it asked for, so each image is read with
-`expected = number of labelled dice`.
+`expected = number of labelled dice` unless `expect=False`.
+
+Per roll (image): hands-free = accepted (status ok) with exactly the labelled values and
+count; silent error = accepted with any wrong value, a missing or an extra die; proposal
+right = flagged for a check, and the proposed values and count are right (one tap to
+confirm). Per die: the multiset intersection of read and labelled values over the larger of
+the two counts, so an extra die is an error as much as a missing one.
 """
 
 from __future__ import annotations
@@ -83,7 +90,11 @@ class Score:
     images: int = 0
     dice: int = 0
     correct: int = 0
+    counted: int = 0  # per image, the larger of the labelled and read counts
     exact: int = 0
+    hands_free: int = 0
+    silent_errors: int = 0
+    proposals_right: int = 0
     flagged: int = 0
     confident_errors: int = 0
     ms: list[float] = field(default_factory=list)
@@ -95,7 +106,14 @@ class Score:
         self.images += 1
         self.dice += len(sample.faces)
         self.correct += sum((truth & read).values())
-        self.exact += int(truth == read and len(reading.dice) == len(sample.faces))
+        self.counted += max(len(sample.faces), len(reading.dice))
+        right = truth == read and len(reading.dice) == len(sample.faces)
+        self.exact += int(right)
+        if reading.ok:
+            self.hands_free += int(right)
+            self.silent_errors += int(not right)
+        else:
+            self.proposals_right += int(right)
         self.ms.append(ms)
         if reading.ok:
             # Trusted reading: every die it got wrong is a confident error.
@@ -113,12 +131,16 @@ class Score:
     def summary(self) -> dict:
         ms = np.array(self.ms) if self.ms else np.zeros(1)
         dice = max(self.dice, 1)
+        images = max(self.images, 1)
         return {
             "set": self.set,
             "images": self.images,
             "dice": self.dice,
-            "per_die_accuracy": round(self.correct / dice, 4),
-            "exact_image_rate": round(self.exact / max(self.images, 1), 4),
+            "hands_free_rate": round(self.hands_free / images, 4),
+            "silent_error_rate": round(self.silent_errors / images, 4),
+            "proposal_right_rate": round(self.proposals_right / images, 4),
+            "per_die_accuracy": round(self.correct / max(self.counted, 1), 4),
+            "exact_image_rate": round(self.exact / images, 4),
             "uncertain_rate": round(self.flagged / dice, 4),
             "confident_error_rate": round(self.confident_errors / dice, 4),
             "ms_p50": round(float(np.percentile(ms, 50)), 2),
@@ -126,13 +148,14 @@ class Score:
         }
 
 
-def score(name: str, samples: Iterable[Sample], profile: Profile) -> Score:
+def score(name: str, samples: Iterable[Sample], profile: Profile, expect: bool = True) -> Score:
+    """Read every sample, told the labelled count unless `expect` is False."""
     from companion.dice.reader import read
 
     result = Score(name)
     for sample in samples:
         frame = sample.load()
         t0 = time.perf_counter()
-        reading = read(frame, profile, expected=len(sample.faces))
+        reading = read(frame, profile, expected=len(sample.faces) if expect else None)
         result.add(sample, reading, (time.perf_counter() - t0) * 1000)
     return result

@@ -91,6 +91,9 @@ def test_dice_bench_scores_labelled_and_synthetic_sets(tmp_path, capsys, labelle
         "set",
         "images",
         "dice",
+        "hands_free_rate",
+        "silent_error_rate",
+        "proposal_right_rate",
         "per_die_accuracy",
         "exact_image_rate",
         "uncertain_rate",
@@ -122,3 +125,21 @@ def test_calibrate_dice_reports_before_and_after_and_writes_a_loadable_profile(
     assert "before:" in text and "after:" in text
     tuned = load(out)
     assert tuned.name.endswith("tuned")
+
+
+def test_dice_bench_no_expect_reads_without_the_labelled_count(tmp_path, capsys, labelled_set):
+    """Labels that claim a fourth die: told the count, the reader flags every roll; not told,
+    it accepts what it sees, and the bench calls each such roll a silent error."""
+    labelled_set(tmp_path / "rendered", 3, seed=1)
+    labels = tmp_path / "rendered" / "labels.jsonl"
+    lines = [json.loads(line) for line in labels.read_text().splitlines()]
+    for obj in lines:
+        obj["dice"].append({"value": 1, "box": [0, 0, 1, 1]})
+    labels.write_text("\n".join(json.dumps(obj) for obj in lines) + "\n")
+
+    assert _run("dice", "bench", str(tmp_path / "rendered"), "--json") == 0
+    told = json.loads(capsys.readouterr().out)[0]
+    assert _run("dice", "bench", str(tmp_path / "rendered"), "--json", "--no-expect") == 0
+    blind = json.loads(capsys.readouterr().out)[0]
+    assert told["hands_free_rate"] == 0 and told["silent_error_rate"] == 0
+    assert blind["silent_error_rate"] == 1.0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from dataclasses import replace
 
 import cv2
@@ -323,11 +324,13 @@ def test_twenty_five_dice():
 
 
 def test_a_lone_cocked_die_is_flagged_too():
+    """A die leaning against the wall is never read for sure: cocked (reroll), or, where the
+    face classifier is sure of the face it sees, that face proposed for a check."""
     rng = np.random.default_rng(13)
     cocked = _die(5, 320, 52, size=46, tilt=46, tilt_dir=90, cocked=True)
     reading = read(synth.render(_tray([cocked], "felt-blue", tray_wall=22), rng), expected=1)
-    assert [d.flags for d in reading.dice] == [(COCKED,)]
-    assert reading.values == []
+    assert reading.status == CHECK
+    assert [d.flagged for d in reading.dice] == [True]
 
 
 def test_touching_dice_in_an_oblique_view_hide_only_the_far_die_side():
@@ -789,8 +792,10 @@ def test_the_side_a_slanted_camera_sees_below_each_die_is_no_die(seed, tilt):
         for k, face in enumerate(faces)
     ]
     reading = read(synth.render(_tray(dice, "wood-light", view_tilt=tilt), rng), expected=8)
-    assert reading.values == sorted(faces), reading.problems
-    assert len(reading.dice) == 8
+    assert len(reading.dice) == 8, reading.problems
+    # every die read for sure is read right (the others are proposed for a check)
+    sure = Counter(d.face for d in reading.dice if not d.flagged)
+    assert not sure - Counter(faces), reading.dice
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -86,3 +86,19 @@ def test_mdns_announces_the_pages():
     assert info is not None
     assert info.port == 8123
     assert info.server == f"{name}.local."
+
+
+def test_a_corrupt_dice_model_stops_the_start_naming_the_file(tmp_path, caplog, monkeypatch):
+    from companion.dice import faceclass
+
+    (tmp_path / "faces.onnx").write_bytes(b"truncated")
+    monkeypatch.setattr(faceclass, "MODEL_DIR", tmp_path)
+    faceclass.model.cache_clear()
+    try:
+        code = main(simulate=True, port=18080, host="127.0.0.1", data_dir=str(tmp_path / "d"))
+    finally:
+        faceclass.model.cache_clear()
+    assert code == 1
+    errors = [r.getMessage() for r in caplog.records if "Cannot start" in r.getMessage()]
+    assert len(errors) == 1 and str(tmp_path / "faces.onnx") in errors[0]
+    assert "\n" not in errors[0]

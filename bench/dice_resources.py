@@ -1,0 +1,75 @@
+"""What reading a settled roll costs: time per frame size, the settle check, memory.
+
+    taskset -c 1 .venv/bin/python bench/dice_resources.py [--rolls 100]
+
+Rendered rolls of 1-8 dice at 640x480 (dice 30-56 px) and at 1280x720 (dice 45-110 px),
+each read with the count the table asked for, on one OpenCV thread: p50/p95 wall time of a
+read and of `SettleDetector.motion` (the check every frame gets), and how much the reader
+and its model add to the process's resident memory (after NumPy and OpenCV are loaded, as
+they are in the service).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--rolls", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+
+    import cv2
+    import numpy as np
+
+    cv2.setNumThreads(1)
+    base = _rss_mb()
+    from companion.dice import synth
+    from companion.dice.reader import default_profile, read
+    from companion.dice.settle import SettleDetector
+
+    rng = np.random.default_rng(args.seed)
+    first = synth.random_scene([1, 2, 3, 4, 5, 6], rng, width=1280, height=720, size=80.0)
+    read(synth.render(first, rng), expected=6)  # loads the model, allocates its buffers
+    out: dict = {"reader_rss_added_mb": round(_rss_mb() - base, 1)}
+    for width, height, sizes in ((640, 480, (30, 56)), (1280, 720, (45, 110))):
+        frames = []
+        for _ in range(args.rolls):
+            faces = [int(f) for f in rng.integers(1, 7, int(rng.integers(1, 9)))]
+            scene = synth.random_scene(
+                faces, rng, width=width, height=height, size=float(rng.uniform(*sizes))
+            )
+            frames.append((synth.render(scene, rng), len(faces)))
+        times = []
+        for frame, n in frames:
+            t0 = time.perf_counter()
+            read(frame, expected=n)
+            times.append((time.perf_counter() - t0) * 1000)
+        settle = SettleDetector(default_profile())
+        checks = []
+        for frame, _ in frames:
+            t0 = time.perf_counter()
+            settle.motion(frame)
+            checks.append((time.perf_counter() - t0) * 1000)
+        out[f"{width}x{height}"] = {
+            "read_ms_p50": round(float(np.percentile(times, 50)), 2),
+            "read_ms_p95": round(float(np.percentile(times, 95)), 2),
+            "settle_check_ms_p95": round(float(np.percentile(checks, 95)), 3),
+        }
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,108 @@
+"""The learned face classifier: a die candidate, cut out and scaled to the die, -> the
+probabilities that it shows 1-6, that it is no die (or a die's side face), or a cocked die.
+
+The weights (`model/faces.onnx`, a small CNN trained by `bench/train_faces.py`) run through
+OpenCV's `dnn`, so the Pi needs nothing it does not already have. `model/faces.json` holds
+what was fitted with them: the softmax temperature that calibrates the probabilities and the
+probability a die must reach to be read hands-free (a lower one when the pip search read the
+same face for sure).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MODEL_DIR = Path(__file__).resolve().parent / "model"
+CLASSES = ("1", "2", "3", "4", "5", "6", "no die", "cocked")
+NO_DIE, COCKED = 6, 7
+CROP = 40  # side of the canonical crop, in pixels
+SPAN = 1.5  # the crop's side, in die edges: the die and a little of what is around it
+
+
+class ModelError(RuntimeError):
+    """The classifier's weights or settings are missing or unreadable; the message names
+    the file."""
+
+
+def crop(frame: np.ndarray, centre: tuple[float, float], size: float) -> np.ndarray:
+    """The CROP x CROP BGR patch centred on `centre`, SPAN die edges of `size` pixels across
+    (the frame's edge pixels repeated where the patch leaves the frame)."""
+    half = max(SPAN * size / 2, 2.0)
+    h, w = frame.shape[:2]
+    x1, y1 = math.floor(centre[0] - half), math.floor(centre[1] - half)
+    x2, y2 = math.ceil(centre[0] + half), math.ceil(centre[1] + half)
+    part = frame[max(y1, 0) : min(y2, h), max(x1, 0) : min(x2, w)]
+    if part.size == 0:
+        return np.zeros((CROP, CROP, 3), np.uint8)
+    if x1 < 0 or y1 < 0 or x2 > w or y2 > h:
+        part = cv2.copyMakeBorder(
+            part, max(-y1, 0), max(y2 - h, 0), max(-x1, 0), max(x2 - w, 0), cv2.BORDER_REPLICATE
+        )
+    shrink = part.shape[1] > CROP
+    return cv2.resize(
+        part, (CROP, CROP), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
+    )
+
+
+def normalised(crops: np.ndarray) -> np.ndarray:
+    """N x CROP x CROP x 3 uint8 crops -> the model's N x 3 x CROP x CROP input: each crop's
+    brightness and contrast taken out, so a lamp or an exposure does not change the face."""
+    x = crops.astype(np.float32)
+    mean = x.mean(axis=(1, 2, 3), keepdims=True)
+    std = x.std(axis=(1, 2, 3), keepdims=True)
+    return np.ascontiguousarray(((x - mean) / (std + 8.0)).transpose(0, 3, 1, 2))
+
+
+@dataclass(frozen=True)
+class Settings:
+    temperature: float  # logits are divided by this before the softmax (calibration)
+    accept: float  # a die is read hands-free only at or above this probability
+    agreed: float  # or this one, when the pip search read the same face for sure
+
+
+class FaceModel:
+    def __init__(self, directory: Path | None = None) -> None:
+        directory = directory or MODEL_DIR
+        weights, settings = directory / "faces.onnx", directory / "faces.json"
+        if not weights.is_file():
+            raise ModelError(f"dice face model {weights} is missing")
+        try:
+            self.net = cv2.dnn.readNetFromONNX(str(weights))
+        except cv2.error as exc:
+            why = " ".join(str(getattr(exc, "err", exc)).split())
+            raise ModelError(f"dice face model {weights} cannot be loaded: {why}") from exc
+        try:
+            raw = json.loads(settings.read_text(encoding="utf-8"))
+            self.settings = Settings(
+                float(raw["temperature"]), float(raw["accept"]), float(raw["agreed"])
+            )
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ModelError(f"dice face model settings {settings} cannot be read: {exc}") from exc
+        self._lock = threading.Lock()  # one network, its buffers shared: one read at a time
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        """N x CROP x CROP x 3 uint8 crops -> N x 8 probabilities (CLASSES' order)."""
+        if len(crops) == 0:
+            return np.zeros((0, len(CLASSES)), np.float32)
+        x = normalised(crops)
+        with self._lock:
+            self.net.setInput(x)
+            logits = self.net.forward().reshape(len(crops), len(CLASSES)).astype(np.float64)
+        z = logits / self.settings.temperature
+        z -= z.max(axis=1, keepdims=True)
+        p = np.exp(z)
+        return p / p.sum(axis=1, keepdims=True)
+
+
+@lru_cache(maxsize=1)
+def model() -> FaceModel:
+    """The shipped model, loaded once (ModelError names a missing or corrupt file)."""
+    return FaceModel()

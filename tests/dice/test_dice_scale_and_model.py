@@ -1,0 +1,85 @@
+"""The reader's second design from the outside: a frame at any scale is read alike, the face
+classifier's model is named when it cannot be loaded, and bad frames are refused."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.dice import synth
+from companion.dice.faceclass import MODEL_DIR, FaceModel, ModelError, model
+from companion.dice.reader import read
+from companion.dice.reading import OK
+
+
+def _roll(faces, seed: int, size: float = 44.0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    scene = synth.random_scene(faces, rng, style="ivory", surface="felt-green", size=size)
+    return synth.render(scene, rng)
+
+
+@pytest.mark.parametrize("zoom", [2.0, 4.0])
+def test_a_roll_photographed_at_a_higher_resolution_reads_the_same(zoom):
+    """A 640x480 tray and the same tray at 1280x960 or 2560x1920 (dice 90-180 px): the reader
+    brings each to its die size first, so the reading does not change."""
+    frame = _roll([1, 3, 4, 6], seed=3)
+    big = cv2.resize(frame, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+    small, large = read(frame, expected=4), read(big, expected=4)
+    assert small.status == OK, small.problems
+    assert large.status == OK, large.problems
+    assert large.values == small.values == [1, 3, 4, 6]
+    # positions come back in the big frame's pixels
+    for a, b in zip(
+        sorted(small.dice, key=lambda d: d.centre),
+        sorted(large.dice, key=lambda d: d.centre),
+        strict=True,
+    ):
+        assert abs(b.centre[0] - zoom * a.centre[0]) < 4 * zoom
+        assert abs(b.centre[1] - zoom * a.centre[1]) < 4 * zoom
+
+
+def test_big_dice_close_to_the_camera_are_read():
+    """Dice 150 px across in a 640x480 frame (a camera close over the tray)."""
+    rng = np.random.default_rng(5)
+    body, pips = synth.DIE_STYLES["ivory"]
+    dice = tuple(
+        synth.DieSpec(face=f, x=x, y=240, size=150, angle=a, body=body, pips=pips)
+        for f, x, a in ((2, 140, 10.0), (5, 330, 35.0), (6, 520, 70.0))
+    )
+    colour, texture = synth.SURFACES["felt-blue"]
+    frame = synth.render(synth.Scene(dice=dice, surface=colour, texture=texture), rng)
+    reading = read(frame, expected=3)
+    assert reading.values == [2, 5, 6]
+
+
+def test_the_shipped_model_gives_a_probability_of_each_class_for_each_crop():
+    crops = np.zeros((3, 40, 40, 3), np.uint8)
+    p = model().probabilities(crops)
+    assert p.shape == (3, 8)
+    assert np.allclose(p.sum(axis=1), 1.0)
+
+
+def test_a_missing_or_corrupt_model_is_named(tmp_path):
+    with pytest.raises(ModelError, match=r"faces\.onnx"):
+        FaceModel(tmp_path)
+    (tmp_path / "faces.onnx").write_bytes(b"not a network")
+    with pytest.raises(ModelError, match=r"faces\.onnx"):
+        FaceModel(tmp_path)
+
+
+def test_the_model_settings_file_must_say_its_temperature_and_acceptance(tmp_path):
+    (tmp_path / "faces.onnx").write_bytes((MODEL_DIR / "faces.onnx").read_bytes())
+    (tmp_path / "faces.json").write_text('{"temperature": 1.0}')
+    with pytest.raises(ModelError, match=r"faces\.json"):
+        FaceModel(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [np.zeros((8, 8, 3), np.uint8), np.zeros((480, 640), np.uint8), np.zeros((48, 64, 3))],
+    ids=["too small", "one channel", "not bytes"],
+)
+def test_a_frame_that_cannot_be_read_is_refused_clearly(frame):
+    with pytest.raises(ValueError, match="frame"):
+        read(frame)

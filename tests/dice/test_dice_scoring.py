@@ -1,0 +1,51 @@
+"""What `companion dice bench` counts: rolls read hands-free, silent errors, one-tap
+proposals, and per-die accuracy that counts an extra die as an error."""
+
+from __future__ import annotations
+
+from companion.dice.reading import CHECK, OK, UNCERTAIN, Die, Reading
+from companion.dice.scoring import Sample, Score
+
+
+def _reading(faces: list[int], status: str = OK) -> Reading:
+    flags = (UNCERTAIN,) if status == CHECK else ()
+    dice = tuple(Die(f, (0, 0, 10, 10), (5.0, 5.0), 0.9, flags) for f in faces)
+    return Reading(dice, status, ("look",) if status == CHECK else ())
+
+
+def _score(*rolls: tuple[list[int], Reading]) -> dict:
+    score = Score("set")
+    for n, (truth, reading) in enumerate(rolls):
+        score.add(Sample(f"roll-{n}", tuple(truth)), reading, 1.0)
+    return score.summary()
+
+
+def test_an_accepted_right_roll_is_hands_free_and_an_accepted_wrong_one_a_silent_error():
+    s = _score(
+        ([1, 2, 3], _reading([3, 2, 1])),
+        ([1, 2, 3], _reading([1, 2, 4])),
+        ([4, 4], _reading([4, 4, 4])),  # an extra die, accepted: silent
+        ([5, 6], _reading([5])),  # a missing die, accepted: silent
+    )
+    assert s["hands_free_rate"] == 0.25
+    assert s["silent_error_rate"] == 0.75
+    assert s["proposal_right_rate"] == 0.0
+
+
+def test_a_flagged_roll_proposing_the_right_values_and_count_is_one_tap_not_hands_free():
+    s = _score(
+        ([2, 5], _reading([5, 2], CHECK)),
+        ([2, 5], _reading([5, 3], CHECK)),
+        ([2, 5], _reading([2, 5, 1], CHECK)),
+    )
+    assert s["hands_free_rate"] == 0.0
+    assert s["silent_error_rate"] == 0.0
+    assert round(s["proposal_right_rate"], 4) == 0.3333
+
+
+def test_per_die_accuracy_counts_extra_dice_as_errors():
+    # 2 right of 2 labelled, but 4 dice read: 2 of max(2, 4).
+    assert _score(([6, 6], _reading([6, 6, 1, 1], CHECK)))["per_die_accuracy"] == 0.5
+    # 1 right of 3 labelled, 1 read: 1 of max(3, 1).
+    assert round(_score(([1, 2, 3], _reading([1], CHECK)))["per_die_accuracy"], 4) == 0.3333
+    assert _score(([1, 2, 3], _reading([3, 1, 2])))["per_die_accuracy"] == 1.0
