@@ -13,8 +13,8 @@ Buttons (hardware.buttons):
     hold MENU    private peek at what only that seat may see, such as a glyph it just
                  deciphered (the others look away)
 
-What is drawn comes from the game's own screens (its bundle's `screens()`), or the generic
-ones for a game that brings none.
+What is drawn comes from the game's own screens (its bundle's `screens()`), and from the
+generic ones for whatever a game's screens leave out.
 
 `handle(event)` and `tick()` return True when the screen may have changed, and `version` then
 grows; `screen()` gives the current Screen and `render()` its image, for the display.
@@ -68,6 +68,20 @@ class _Editor:
     high: int = 6
     cursor: int = 0
     seat: int | None = None
+
+
+_MISSING = object()
+
+
+class _Screens:
+    """A game's screens module, with the generic screens for the names it does not define."""
+
+    def __init__(self, module: Any):
+        self._module = module
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self._module, name, _MISSING)
+        return getattr(generic, name) if found is _MISSING else found
 
 
 def glyphs_in(data_dir: str | Path) -> GlyphSource:
@@ -237,9 +251,9 @@ class Panel:
         return screens.status(view, prompts[self._prompt_index % len(prompts) :])
 
     def _screens(self) -> Any:
-        """The game's own screens module, or the generic one."""
+        """The game's own screens module, the generic one filling in what it lacks."""
         game = self.table.game
-        return game.screens() if hasattr(game, "screens") else generic
+        return _Screens(game.screens()) if hasattr(game, "screens") else generic
 
     def _editor_screen(self, view: dict) -> Screen:
         editor = self._editor
@@ -312,7 +326,8 @@ class Panel:
     def _menu_items(self, seat: int | None) -> list[tuple[str, Command | str]]:
         items: list[tuple[str, Command | str]] = []
         last: list[tuple[str, Command | str]] = []
-        for command in self.table.legal(seat):
+        legal = self.table.legal(seat)
+        for command in self._screens().menu_commands(self._view or {}, seat, legal):
             label = self._label(command)
             if label is None:
                 continue  # needs typing (cards, corrections): the host or seat page does it
@@ -498,7 +513,7 @@ class Panel:
                 self._notify(common.notice(done))
             return True
         # A refusal answers the button just pressed: show it before anything queued.
-        self._notices.appendleft(common.notice("Not possible", outcome.reason))
+        self._notices.appendleft(self._screens().refusal(outcome.reason))
         self._notice_until = self._clock() + self.notice_s
         if len(self._notices) > MAX_NOTICES:
             del self._notices[1]  # the oldest of those waiting behind it

@@ -76,6 +76,18 @@ class Screen:
         return 0 if box is None else box[3] - box[1]
 
 
+def wrap(text: str, size: int) -> list[str]:
+    """`text` in lines that fit across the screen at `size`, broken between words."""
+    face = font(size)
+    lines: list[str] = []
+    for word in text.split():
+        if lines and face.getlength(f"{lines[-1]} {word}") <= WIDTH - 4:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
 class Canvas:
     """A blank screen to draw on; `done()` gives the Screen."""
 
@@ -119,17 +131,13 @@ class Canvas:
             return x
         return 2 * min(x, WIDTH - x)
 
-    def paragraph(self, top: int, text: str, size: int = SMALL, bottom: int = HEIGHT) -> int:
+    def paragraph(
+        self, top: int, text: str, size: int = SMALL, bottom: int = HEIGHT, gap: int = 2
+    ) -> int:
         """Word-wrap `text` across the screen from `top`; returns the y below the last line.
         Lines that would pass `bottom` are dropped, the last one kept ending in an ellipsis."""
-        face = font(size)
-        line_h = size + 2
-        lines: list[str] = []
-        for word in text.split():
-            if lines and face.getlength(f"{lines[-1]} {word}") <= WIDTH - 4:
-                lines[-1] = f"{lines[-1]} {word}"
-            else:
-                lines.append(word)
+        line_h = size + gap
+        lines = wrap(text, size)
         fits = max(1, (bottom - top) // line_h)
         if len(lines) > fits:
             lines = [*lines[: fits - 1], " ".join(lines[fits - 1 :])]

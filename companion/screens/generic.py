@@ -1,8 +1,8 @@
 """The OLED for a game that brings no screens of its own: whose turn it is and what the table
 waits for, from its prompts alone, so a newly registered game is playable on the panel.
 
-A game's own screens module (its bundle's `screens()`) offers the same names; the panel asks
-for nothing else.
+A game's own screens module (its bundle's `screens()`) offers any of the same names; the panel
+takes those it lacks from here, and asks for nothing else.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.game.protocol import Prompt
-from companion.screens.canvas import BIG, SMALL, WIDTH, Canvas, Screen
+from companion.game.protocol import Command, Prompt
+from companion.screens.canvas import BIG, HEIGHT, SMALL, WIDTH, Canvas, Screen, wrap
 
 View = Mapping[str, Any]
 
@@ -20,6 +20,8 @@ NUMBER_COMMANDS: dict[str, tuple[str, int, int]] = {}
 # The private peek's menu item and the commands after which it is offered: none here.
 PEEK_LABEL = "Peek"
 PEEK_AFTER: frozenset[str] = frozenset()
+# A refusal's type sizes, largest first, down to 9 points.
+REFUSAL_SIZES = (SMALL, 10, 9)
 HINTS = {"roll": "MENU: type", "confirm": "OK: go", "choose": "MENU: choose", "act": "MENU: act"}
 
 
@@ -74,3 +76,22 @@ def actions_left(view: View, seat: int | None) -> int | None:
 
 def notices(old: View, new: View) -> list[Screen]:
     return []
+
+
+def menu_commands(view: View, seat: int | None, legal: list[Command]) -> list[Command]:
+    """What the menu offers the seat: its legal commands."""
+    return legal
+
+
+def refusal(reason: str) -> Screen:
+    """A refused command: the whole sentence saying why, in a smaller type when it is long,
+    since a sentence cut short does not say why."""
+    canvas = Canvas("notice")
+    canvas.bar(0, "Not possible")
+    top = 14
+    size = next(
+        (s for s in REFUSAL_SIZES if len(wrap(reason, s)) * (s + 1) <= HEIGHT - top),
+        REFUSAL_SIZES[-1],
+    )
+    canvas.paragraph(top, reason, size, gap=1)
+    return canvas.done()
