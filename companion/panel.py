@@ -60,14 +60,17 @@ class _Menu:
 
 @dataclass
 class _Editor:
-    """Typing values with UP/DOWN: the dice of a roll, or one number (a slab)."""
+    """Typing values with UP/DOWN: the dice of a roll, one number (a slab), or the values a
+    menu's command is completed with (the chits a research peeks at)."""
 
-    kind: str  # "dice" or a command type from the game screens' NUMBER_COMMANDS
+    kind: str  # "dice", a command type from the game screens' NUMBER_COMMANDS, or "command"
     values: list[int | None]
     low: int = 1
     high: int = 6
     cursor: int = 0
     seat: int | None = None
+    command: Command | None = None  # kind "command": the menu's command to complete
+    label: str = ""  # kind "command": its menu label
 
 
 _MISSING = object()
@@ -262,8 +265,16 @@ class Panel:
             return common.dice_reading(
                 editor.values, "Enter dice", "\u25b2\u25bc value  OK next", editor.cursor
             )
-        value = editor.values[0]
         screens = self._screens()
+        if editor.command is not None:
+            typed = " ".join("_" if v is None else str(v) for v in editor.values)
+            return common.notice(
+                editor.label,
+                f"{screens.TYPED_NAME} {editor.cursor + 1} of {len(editor.values)}: "
+                "\u25b2\u25bc change  OK next",
+                big=typed,
+            )
+        value = editor.values[0]
         key = screens.NUMBER_COMMANDS[editor.kind][0]
         return common.notice(
             f"{screens.seat_name(view, editor.seat)}: {editor.kind} {key}",
@@ -371,9 +382,31 @@ class Panel:
                 self._peek_seat = menu.seat
                 return
             assert isinstance(action, Command)
-            if self._submit(action) and action.type in self._screens().PEEK_AFTER:
-                self._menu = None
-                self._peek_seat = action.seat
+            typed = self._screens().typed(self._view or {}, action)
+            if typed is not None:
+                values, low, high = typed
+                label = menu.items[menu.selected][0]
+                self._editor = _Editor(
+                    "command",
+                    list(values),
+                    low,
+                    high,
+                    seat=action.seat,
+                    command=action,
+                    label=label,
+                )
+                return
+            self._submitted(action)
+
+    def _submitted(self, command: Command) -> bool:
+        """Submit a command chosen on the panel; after one that reveals a secret to its seat,
+        offer that seat the private peek."""
+        if not self._submit(command):
+            return False
+        if command.type in self._screens().PEEK_AFTER:
+            self._menu = None
+            self._peek_seat = command.seat
+        return True
 
     def _refresh_menu(self) -> None:
         """After the table changed: the same seat's menu, rebuilt; closed if now empty."""
@@ -434,7 +467,12 @@ class Panel:
             if self._outcome(outcome, done=""):
                 self._editor = None
             return
-        key = self._screens().NUMBER_COMMANDS[editor.kind][0]
+        screens = self._screens()
+        if editor.command is not None:
+            if self._submitted(screens.complete(editor.command, values)):
+                self._editor = None
+            return
+        key = screens.NUMBER_COMMANDS[editor.kind][0]
         if self._submit(Command(editor.kind, editor.seat, {key: values[0]})):
             self._editor = None
 

@@ -146,6 +146,12 @@ class Canvas:
             top += line_h
         return top
 
+    def fitted(self, top: int, text: str, sizes: tuple[int, ...] = (SMALL, 10, 9)) -> int:
+        """`paragraph` at the largest of `sizes` that fits all of `text` above the screen's
+        bottom edge (lines 1 px apart), since a sentence cut short may not say what it must."""
+        size = next((s for s in sizes if len(wrap(text, s)) * (s + 1) <= HEIGHT - top), sizes[-1])
+        return self.paragraph(top, text, size, gap=1)
+
     def fill(self, box: tuple[float, float, float, float], on: bool = True) -> None:
         self.draw.rectangle(box, fill=1 if on else 0)
 

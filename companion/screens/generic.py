@@ -11,17 +11,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.game.protocol import Command, Prompt
-from companion.screens.canvas import BIG, HEIGHT, SMALL, WIDTH, Canvas, Screen, wrap
+from companion.screens.canvas import BIG, SMALL, WIDTH, Canvas, Screen
 
 View = Mapping[str, Any]
 
 # Commands answered by typing one number on the panel: command -> (argument, lowest, highest).
 NUMBER_COMMANDS: dict[str, tuple[str, int, int]] = {}
+# What a value typed to complete a menu's command is called on the OLED ("Chit 1 of 2").
+TYPED_NAME = "Value"
 # The private peek's menu item and the commands after which it is offered: none here.
 PEEK_LABEL = "Peek"
 PEEK_AFTER: frozenset[str] = frozenset()
-# A refusal's type sizes, largest first, down to 9 points.
-REFUSAL_SIZES = (SMALL, 10, 9)
 HINTS = {"roll": "MENU: type", "confirm": "OK: go", "choose": "MENU: choose", "act": "MENU: act"}
 
 
@@ -88,10 +88,16 @@ def refusal(reason: str) -> Screen:
     since a sentence cut short does not say why."""
     canvas = Canvas("notice")
     canvas.bar(0, "Not possible")
-    top = 14
-    size = next(
-        (s for s in REFUSAL_SIZES if len(wrap(reason, s)) * (s + 1) <= HEIGHT - top),
-        REFUSAL_SIZES[-1],
-    )
-    canvas.paragraph(top, reason, size, gap=1)
+    canvas.fitted(14, reason)
     return canvas.done()
+
+
+def typed(view: View, command: Command) -> tuple[list[int], int, int] | None:
+    """For a menu's command that is completed by typing values on the panel: the values to
+    start from, the lowest and the highest; None: the command is complete."""
+    return None
+
+
+def complete(command: Command, values: list[int]) -> Command:
+    """The menu's command completed with the values typed for it (see `typed`)."""
+    return command
