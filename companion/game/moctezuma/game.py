@@ -115,6 +115,15 @@ class MoctezumaGame:
 
         return MoctezumaSimulation()
 
+    def hidden_twin(
+        self, state: MoctezumaState, seat: int | None, rng: random.Random
+    ) -> MoctezumaState:
+        """The state with what only `seat` (None: nobody) may know dealt again, for the secrecy
+        test every registered game is put through."""
+        from companion.game.moctezuma.twin import hidden_twin
+
+        return hidden_twin(state, seat, rng)
+
     def verify(
         self,
         options: Mapping[str, Any],
