@@ -13,8 +13,8 @@ Buttons (hardware.buttons):
     hold MENU    private peek at what only that seat may see, such as a glyph it just
                  deciphered (the others look away)
 
-What is drawn comes from the game's own screens (its bundle's `screens()`), or the generic
-ones for a game that brings none.
+What is drawn comes from the game's own screens (its bundle's `screens()`), and from the
+generic ones for whatever a game's screens leave out.
 
 `handle(event)` and `tick()` return True when the screen may have changed, and `version` then
 grows; `screen()` gives the current Screen and `render()` its image, for the display.
@@ -60,14 +60,31 @@ class _Menu:
 
 @dataclass
 class _Editor:
-    """Typing values with UP/DOWN: the dice of a roll, or one number (a slab)."""
+    """Typing values with UP/DOWN: the dice of a roll, one number (a slab), or the values a
+    menu's command is completed with (the chits a research peeks at)."""
 
-    kind: str  # "dice" or a command type from the game screens' NUMBER_COMMANDS
+    kind: str  # "dice", a command type from the game screens' NUMBER_COMMANDS, or "command"
     values: list[int | None]
     low: int = 1
     high: int = 6
     cursor: int = 0
     seat: int | None = None
+    command: Command | None = None  # kind "command": the menu's command to complete
+    label: str = ""  # kind "command": its menu label
+
+
+_MISSING = object()
+
+
+class _Screens:
+    """A game's screens module, with the generic screens for the names it does not define."""
+
+    def __init__(self, module: Any):
+        self._module = module
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self._module, name, _MISSING)
+        return getattr(generic, name) if found is _MISSING else found
 
 
 def glyphs_in(data_dir: str | Path) -> GlyphSource:
@@ -237,9 +254,9 @@ class Panel:
         return screens.status(view, prompts[self._prompt_index % len(prompts) :])
 
     def _screens(self) -> Any:
-        """The game's own screens module, or the generic one."""
+        """The game's own screens module, the generic one filling in what it lacks."""
         game = self.table.game
-        return game.screens() if hasattr(game, "screens") else generic
+        return _Screens(game.screens()) if hasattr(game, "screens") else generic
 
     def _editor_screen(self, view: dict) -> Screen:
         editor = self._editor
@@ -248,8 +265,16 @@ class Panel:
             return common.dice_reading(
                 editor.values, "Enter dice", "\u25b2\u25bc value  OK next", editor.cursor
             )
-        value = editor.values[0]
         screens = self._screens()
+        if editor.command is not None:
+            typed = " ".join("_" if v is None else str(v) for v in editor.values)
+            return common.notice(
+                editor.label,
+                f"{screens.TYPED_NAME} {editor.cursor + 1} of {len(editor.values)}: "
+                "\u25b2\u25bc change  OK next",
+                big=typed,
+            )
+        value = editor.values[0]
         key = screens.NUMBER_COMMANDS[editor.kind][0]
         return common.notice(
             f"{screens.seat_name(view, editor.seat)}: {editor.kind} {key}",
@@ -312,7 +337,8 @@ class Panel:
     def _menu_items(self, seat: int | None) -> list[tuple[str, Command | str]]:
         items: list[tuple[str, Command | str]] = []
         last: list[tuple[str, Command | str]] = []
-        for command in self.table.legal(seat):
+        legal = self.table.legal(seat)
+        for command in self._screens().menu_commands(self._view or {}, seat, legal):
             label = self._label(command)
             if label is None:
                 continue  # needs typing (cards, corrections): the host or seat page does it
@@ -356,9 +382,31 @@ class Panel:
                 self._peek_seat = menu.seat
                 return
             assert isinstance(action, Command)
-            if self._submit(action) and action.type in self._screens().PEEK_AFTER:
-                self._menu = None
-                self._peek_seat = action.seat
+            typed = self._screens().typed(self._view or {}, action)
+            if typed is not None:
+                values, low, high = typed
+                label = menu.items[menu.selected][0]
+                self._editor = _Editor(
+                    "command",
+                    list(values),
+                    low,
+                    high,
+                    seat=action.seat,
+                    command=action,
+                    label=label,
+                )
+                return
+            self._submitted(action)
+
+    def _submitted(self, command: Command) -> bool:
+        """Submit a command chosen on the panel; after one that reveals a secret to its seat,
+        offer that seat the private peek."""
+        if not self._submit(command):
+            return False
+        if command.type in self._screens().PEEK_AFTER:
+            self._menu = None
+            self._peek_seat = command.seat
+        return True
 
     def _refresh_menu(self) -> None:
         """After the table changed: the same seat's menu, rebuilt; closed if now empty."""
@@ -419,7 +467,12 @@ class Panel:
             if self._outcome(outcome, done=""):
                 self._editor = None
             return
-        key = self._screens().NUMBER_COMMANDS[editor.kind][0]
+        screens = self._screens()
+        if editor.command is not None:
+            if self._submitted(screens.complete(editor.command, values)):
+                self._editor = None
+            return
+        key = screens.NUMBER_COMMANDS[editor.kind][0]
         if self._submit(Command(editor.kind, editor.seat, {key: values[0]})):
             self._editor = None
 
@@ -498,7 +551,7 @@ class Panel:
                 self._notify(common.notice(done))
             return True
         # A refusal answers the button just pressed: show it before anything queued.
-        self._notices.appendleft(common.notice("Not possible", outcome.reason))
+        self._notices.appendleft(self._screens().refusal(outcome.reason))
         self._notice_until = self._clock() + self.notice_s
         if len(self._notices) > MAX_NOTICES:
             del self._notices[1]  # the oldest of those waiting behind it

@@ -76,6 +76,18 @@ class Screen:
         return 0 if box is None else box[3] - box[1]
 
 
+def wrap(text: str, size: int) -> list[str]:
+    """`text` in lines that fit across the screen at `size`, broken between words."""
+    face = font(size)
+    lines: list[str] = []
+    for word in text.split():
+        if lines and face.getlength(f"{lines[-1]} {word}") <= WIDTH - 4:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
 class Canvas:
     """A blank screen to draw on; `done()` gives the Screen."""
 
@@ -119,17 +131,13 @@ class Canvas:
             return x
         return 2 * min(x, WIDTH - x)
 
-    def paragraph(self, top: int, text: str, size: int = SMALL, bottom: int = HEIGHT) -> int:
+    def paragraph(
+        self, top: int, text: str, size: int = SMALL, bottom: int = HEIGHT, gap: int = 2
+    ) -> int:
         """Word-wrap `text` across the screen from `top`; returns the y below the last line.
         Lines that would pass `bottom` are dropped, the last one kept ending in an ellipsis."""
-        face = font(size)
-        line_h = size + 2
-        lines: list[str] = []
-        for word in text.split():
-            if lines and face.getlength(f"{lines[-1]} {word}") <= WIDTH - 4:
-                lines[-1] = f"{lines[-1]} {word}"
-            else:
-                lines.append(word)
+        line_h = size + gap
+        lines = wrap(text, size)
         fits = max(1, (bottom - top) // line_h)
         if len(lines) > fits:
             lines = [*lines[: fits - 1], " ".join(lines[fits - 1 :])]
@@ -137,6 +145,12 @@ class Canvas:
             self.text((2, top), line, size, width=WIDTH - 4)
             top += line_h
         return top
+
+    def fitted(self, top: int, text: str, sizes: tuple[int, ...] = (SMALL, 10, 9)) -> int:
+        """`paragraph` at the largest of `sizes` that fits all of `text` above the screen's
+        bottom edge (lines 1 px apart), since a sentence cut short may not say what it must."""
+        size = next((s for s in sizes if len(wrap(text, s)) * (s + 1) <= HEIGHT - top), sizes[-1])
+        return self.paragraph(top, text, size, gap=1)
 
     def fill(self, box: tuple[float, float, float, float], on: bool = True) -> None:
         self.draw.rectangle(box, fill=1 if on else 0)

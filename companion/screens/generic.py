@@ -1,8 +1,8 @@
 """The OLED for a game that brings no screens of its own: whose turn it is and what the table
 waits for, from its prompts alone, so a newly registered game is playable on the panel.
 
-A game's own screens module (its bundle's `screens()`) offers the same names; the panel asks
-for nothing else.
+A game's own screens module (its bundle's `screens()`) offers any of the same names; the panel
+takes those it lacks from here, and asks for nothing else.
 """
 
 from __future__ import annotations
@@ -10,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.game.protocol import Prompt
+from companion.game.protocol import Command, Prompt
 from companion.screens.canvas import BIG, SMALL, WIDTH, Canvas, Screen
 
 View = Mapping[str, Any]
 
 # Commands answered by typing one number on the panel: command -> (argument, lowest, highest).
 NUMBER_COMMANDS: dict[str, tuple[str, int, int]] = {}
+# What a value typed to complete a menu's command is called on the OLED ("Chit 1 of 2").
+TYPED_NAME = "Value"
 # The private peek's menu item and the commands after which it is offered: none here.
 PEEK_LABEL = "Peek"
 PEEK_AFTER: frozenset[str] = frozenset()
@@ -74,3 +76,28 @@ def actions_left(view: View, seat: int | None) -> int | None:
 
 def notices(old: View, new: View) -> list[Screen]:
     return []
+
+
+def menu_commands(view: View, seat: int | None, legal: list[Command]) -> list[Command]:
+    """What the menu offers the seat: its legal commands."""
+    return legal
+
+
+def refusal(reason: str) -> Screen:
+    """A refused command: the whole sentence saying why, in a smaller type when it is long,
+    since a sentence cut short does not say why."""
+    canvas = Canvas("notice")
+    canvas.bar(0, "Not possible")
+    canvas.fitted(14, reason)
+    return canvas.done()
+
+
+def typed(view: View, command: Command) -> tuple[list[int], int, int] | None:
+    """For a menu's command that is completed by typing values on the panel: the values to
+    start from, the lowest and the highest; None: the command is complete."""
+    return None
+
+
+def complete(command: Command, values: list[int]) -> Command:
+    """The menu's command completed with the values typed for it (see `typed`)."""
+    return command

@@ -124,6 +124,12 @@ class InkaGame:
         """Random play collects statues and heads out more often than it dawdles."""
         return [_WEIGHTS.get(c.type, 1.0) for c in commands]
 
+    def screens(self) -> Any:
+        """Its OLED screens: turn, phase and points; the placements of the setup."""
+        from companion.game.inka import screens
+
+        return screens
+
     def simulation(self) -> Any:
         """`companion simulate`'s invariant checks and figures for a run of random games."""
         from companion.game.inka.simulation import InkaSimulation

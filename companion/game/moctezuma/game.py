@@ -106,11 +106,31 @@ class MoctezumaGame:
             return Command("note", command.seat, {"text": f"round {state.round}: a hunch"})
         return command
 
+    def menu_label(self, command: Command, seats: list[str]) -> str | None:
+        """Short words for the OLED's menu; a note (typed) and the host's corrections are left
+        to the pages."""
+        return menu_label(command)
+
+    def screens(self) -> Any:
+        """Its OLED screens: round, chits turned, whose turn and points; the private peek."""
+        from companion.game.moctezuma import screens
+
+        return screens
+
     def simulation(self) -> Any:
         """`companion simulate`'s invariant checks and figures for a run of random games."""
         from companion.game.moctezuma.simulation import MoctezumaSimulation
 
         return MoctezumaSimulation()
+
+    def hidden_twin(
+        self, state: MoctezumaState, seat: int | None, rng: random.Random
+    ) -> MoctezumaState:
+        """The state with what only `seat` (None: nobody) may know dealt again, for the secrecy
+        test every registered game is put through."""
+        from companion.game.moctezuma.twin import hidden_twin
+
+        return hidden_twin(state, seat, rng)
 
     def verify(
         self,
@@ -207,6 +227,24 @@ def prompts(state: MoctezumaState) -> list[Prompt]:
         return [Prompt(f"{seat.name}: keep one of the cards you drew", "choose", state.turn)]
     points = f"{state.points} action point{'s' if state.points != 1 else ''} left"
     return [Prompt(f"{seat.name} at {rules.place_name(seat.at)}: {points}", "act", state.turn)]
+
+
+def menu_label(command: Command) -> str | None:
+    args = command.args
+    match command.type:
+        case "move":
+            place = rules.place_name(args["to"])
+            return f"{place[0].upper()}{place[1:]} (1 pt)"
+        case "research" | "explore":
+            things = "chits" if command.type == "research" else "cards"
+            return (
+                f"{command.type.capitalize()} {args['size']} {things} ({rules.COSTS[args['size']]})"
+            )
+        case "keep":
+            return f"Keep card {args['card'] + 1}"
+        case "end_turn":
+            return "End the turn"
+    return None
 
 
 def describe(command: Command) -> str:
