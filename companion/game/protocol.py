@@ -40,13 +40,6 @@ class AuditUnfinished(Exception):
     """`companion verify`: the game is not over, so nothing has been revealed to check."""
 
 
-def matches_noted(published: str, noted: str) -> bool:
-    """Whether the commitment the players noted (all 64 hex digits, or at least the first 16
-    the table shows) is the one published."""
-    noted = noted.strip().lower().rstrip(".").removesuffix("...")
-    return len(noted) >= 16 and published.startswith(noted)
-
-
 @dataclass(frozen=True)
 class Command:
     """One thing that happens at the table: who (a seat, or None for the table/host), what, how.

@@ -13,8 +13,9 @@ from companion.game.chac import legal as listing
 from companion.game.chac import prompts as prompting
 from companion.game.chac import rules, views, words
 from companion.game.chac.board import DEFAULT_BOARD, Board, load_board
-from companion.game.chac.hidden import DECKS, GLYPHS, commitment, deal_hidden
+from companion.game.chac.hidden import DECKS, GLYPHS, deal_hidden
 from companion.game.chac.state import ChacState, Seat
+from companion.game.fairness import commitment, verify_reveal
 from companion.game.protocol import Command, Event, Option, Prompt, RuleError
 
 DEFAULT_OPTIONS: dict[str, Any] = {
@@ -311,8 +312,6 @@ class ChacGame:
 
     def reveal_matches(self, commitment: str, reveal: Any) -> bool:
         """Whether the end-of-game reveal hashes to the commitment published at setup."""
-        from companion.game.chac.hidden import verify_reveal
-
         return verify_reveal(commitment, reveal)
 
     def board_layout(self, public_view: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -12,17 +12,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.game.fairness import replay_on_reveal
 from companion.game.moctezuma import fold as folding
 from companion.game.moctezuma import rules
 from companion.game.moctezuma.game import new_state
-from companion.game.moctezuma.hidden import commitment
-from companion.game.protocol import (
-    AuditMismatch,
-    AuditUnfinished,
-    Command,
-    RuleError,
-    matches_noted,
-)
+from companion.game.protocol import AuditMismatch, AuditUnfinished, RuleError
 
 __all__ = ["Audit", "AuditMismatch", "AuditUnfinished", "audit_game"]
 
@@ -56,50 +50,13 @@ def audit_game(
         state = new_state(options, seats, seed)
     except RuleError as exc:
         raise AuditMismatch(f"the logged setup cannot be played: {exc.reason}") from None
-    published = commitment(state.salt, state.hidden)
-    if not matches_noted(published, noted):
-        raise AuditMismatch(
-            f"the log's hidden state hashes to {published[:16]}..., not to the commitment "
-            f"{noted.strip()} the table showed at setup: its seed or setup was changed, or the "
-            "commitment was noted wrongly"
-        )
-    count = drawn = peeked = 0
-    for number, (raw, logged) in enumerate(commands):
-        try:
-            expected = rules.validate(state, Command.from_json(raw))
-        except Exception as exc:  # any failure here is the log's fault: said in one line
-            raise AuditMismatch(
-                f"command {number} ({_what(raw)}) is not legal on the revealed state: {exc}"
-            ) from None
-        if expected != logged:
-            raise AuditMismatch(
-                f"command {number} ({_what(raw)}): the log records {_differ(logged, expected)}"
-            )
-        for event in expected:
-            drawn += len(event["cards"]) if event["type"] == "explored" else 0
-            peeked += len(event["seen"]) if event["type"] == "researched" else 0
-            folding.fold(state, event)
-        count += 1
+    counts = {"drawn": 0, "peeked": 0}
+
+    def seen(state: Any, event: dict[str, Any]) -> None:
+        counts["drawn"] += len(event["cards"]) if event["type"] == "explored" else 0
+        counts["peeked"] += len(event["seen"]) if event["type"] == "researched" else 0
+
+    published, count = replay_on_reveal(state, noted, commands, rules.validate, folding.fold, seen)
     if not state.over:
         raise AuditUnfinished("the game is not finished: nothing is revealed yet")
-    return Audit(published, count, drawn, peeked, state.turned)
-
-
-def _what(raw: Any) -> str:
-    if isinstance(raw, dict):
-        seat = raw.get("seat")
-        return f"{raw.get('type')!s} by {'the table' if seat is None else f'seat {seat}'}"
-    return "not a command"
-
-
-def _differ(logged: list[dict[str, Any]], expected: list[dict[str, Any]]) -> str:
-    """The first difference between the logged and the recomputed events, in words."""
-    for mine, theirs in zip(logged, expected, strict=False):
-        if mine != theirs:
-            keys = sorted(k for k in {*mine, *theirs} if mine.get(k) != theirs.get(k))
-            key = keys[0]
-            return (
-                f"{mine.get('type')} with {key} {mine.get(key)!r}, but the revealed state gives "
-                f"{theirs.get(key)!r}"
-            )
-    return f"{len(logged)} events, but the revealed state gives {len(expected)}"
+    return Audit(published, count, counts["drawn"], counts["peeked"], state.turned)

@@ -8,9 +8,10 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import Any, ClassVar
 
+from companion.game.fairness import commitment, verify_reveal
 from companion.game.moctezuma import fold as folding
 from companion.game.moctezuma import rules, views
-from companion.game.moctezuma.hidden import chit_spaces, commitment, deal_hidden
+from companion.game.moctezuma.hidden import chit_spaces, deal_hidden
 from companion.game.moctezuma.options import OPTIONS, check_options
 from companion.game.moctezuma.state import POINTS, MoctezumaState, Seat
 from companion.game.protocol import Command, Event, Option, Prompt, RuleError
@@ -148,8 +149,6 @@ class MoctezumaGame:
 
     def reveal_matches(self, commitment_hex: str, reveal: Any) -> bool:
         """Whether the end-of-game reveal hashes to the commitment published at setup."""
-        from companion.game.moctezuma.hidden import verify_reveal
-
         return verify_reveal(commitment_hex, reveal)
 
 

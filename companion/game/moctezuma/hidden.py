@@ -16,8 +16,6 @@ where `salt` is 32 lowercase hex digits; the reveal is `{"salt": salt, "hidden":
 
 from __future__ import annotations
 
-import hashlib
-import json
 import random
 from typing import Any
 
@@ -60,21 +58,3 @@ def deal_hidden(seed: int) -> tuple[str, dict[str, Any], random.Random]:
     chits = list(CHITS)
     rng.shuffle(chits)  # MOCT-SET-4: 15 on the board, the 16th out of play
     return salt, {"decks": decks, "chits": chits[:15], "unused": chits[15]}, rng
-
-
-def canonical(hidden: dict[str, Any]) -> str:
-    return json.dumps(hidden, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-
-
-def commitment(salt: str, hidden: dict[str, Any]) -> str:
-    return hashlib.sha256(f"{salt}:{canonical(hidden)}".encode()).hexdigest()
-
-
-def verify_reveal(commitment_hex: str, reveal: Any) -> bool:
-    """True when `reveal` ({"salt", "hidden"}) matches the commitment published at setup."""
-    if not isinstance(reveal, dict) or not isinstance(commitment_hex, str):
-        return False
-    salt, hidden = reveal.get("salt"), reveal.get("hidden")
-    if not isinstance(salt, str) or not isinstance(hidden, dict):
-        return False
-    return commitment(salt, hidden) == commitment_hex.strip().lower()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.game.moctezuma.hidden import KINGS, verify_reveal
+from companion.game.moctezuma import verify_reveal
+from companion.game.moctezuma.hidden import KINGS
 from companion.game.moctezuma.scoring import score
 
 from .helpers import GAME, Play
