@@ -91,10 +91,11 @@ def create_app(
         fixed_seeds=fixed_seeds,
     )
 
-    from web import calibration, guard, pages, routes_host, routes_seat, routes_table
+    from web import calibration, guard, pages, parts, routes_host, routes_seat, routes_table
 
     guard.install(app)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(parts.bp)
     app.register_blueprint(routes_table.bp)
     app.register_blueprint(routes_seat.bp)
     app.register_blueprint(routes_host.bp)

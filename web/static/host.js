@@ -27,61 +27,83 @@
   });
 
   // --- setup ---------------------------------------------------------------------------
-  const OPTIONS = [
-    { key: "treasure_mode", label: "Treasure cards", choices: [["digital", "Digital: the companion deals the values"], ["physical", "Physical: players draw the real cards"]] },
-    { key: "boulder_min_face", label: "Boulder moves for each die showing at least", choices: [3, 2, 4, 5, 6].map((n) => [n, String(n)]) },
-    { key: "sprint_into_river", label: "Sprint into the river", choices: [["false", "No (seed 000)"], ["true", "Allowed"]] },
-    // Co-op and the variants of seed 002 (CHAC-COOP-1..5); "" = the mode's default.
-    { key: "mode", label: "Mode", choices: [["standard", "Standard: highest treasure wins"], ["coop", "Co-op: the team against the temple"]] },
-    { key: "level", label: "Co-op level", choices: [1, 2, 3, 4].map((n) => [n, String(n)]) },
-    { key: "show_cards", label: "Card values shown to all (co-op)", choices: [["", "Mode default"], ["true", "Yes"], ["false", "No"]] },
-    { key: "pass_dice", label: "Dice pass to", choices: [["", "Mode default"], ["left", "The left"], ["closest_to_exit", "Nearest the exit"]] },
-    { key: "first_dicekeeper", label: "First dicekeeper", choices: [["", "Mode default"], ["oldest", "Oldest player"], ["triplets", "Highest triplet roll"]] },
-    { key: "exchange_treasures", label: "Exchanging treasures", choices: [["", "Mode default"], ["true", "Yes"], ["false", "No"]] },
-    { key: "swimming_helps_adjacent", label: "Swimming helps a neighbour", choices: [["", "Mode default"], ["true", "Yes"], ["false", "No"]] },
-  ];
-  const BOOLEAN = { true: true, false: false };
-  // House rule CHAC-ALC-1: the faces an alcove roll needs, typed as digits.
-  const ALCOVES = [["lava", "Lava alcove needs faces", "123"], ["chasm", "Chasm alcove needs faces", "12345"]];
+  // The form is generated from the picked game's declared options (GET /api/host/games);
+  // a game's host part may add fields of its own (setupFields) and read them (setupOptions).
+  let games = [];
+  let setupPart = {};
+
+  function picked() {
+    return games.find((g) => g.name === $("setup-game").value) || games[0];
+  }
 
   function seatInput(i, name) {
     return el("label", {}, `Player ${i + 1} `, el("input", { name: "seat", value: name || "", maxlength: "24", required: true, "aria-label": `Player ${i + 1} name`, autocomplete: "off" }));
   }
 
-  function buildSetup() {
-    const seats = $("setup-seats");
-    seats.replaceChildren(...["", "", ""].map((n, i) => seatInput(i, n)));
-    $("setup-options").replaceChildren(...OPTIONS.map((o) =>
-      el("label", {}, o.label + " ", el("select", { name: o.key, "aria-label": o.label },
-        ...o.choices.map(([value, text]) => el("option", { value }, text))))),
-      ...ALCOVES.map(([kind, label, faces]) => el("label", {}, label + " ",
-        el("input", { name: `alcove_${kind}`, value: faces, inputmode: "numeric", maxlength: "5", style: "width:7rem", "aria-label": label }))));
+  const YES_NO = { true: "Yes", false: "No" };
+
+  function choiceText(value) {
+    if (value === null) return "The default";
+    return typeof value === "boolean" ? YES_NO[value] : String(value);
   }
 
+  // An option's values as the select offers them: its choices, yes/no, or its whole range.
+  function values(o) {
+    if (o.kind === "bool") return [true, false];
+    if (o.kind === "int") return Array.from({ length: o.high - o.low + 1 }, (_, i) => o.low + i);
+    return o.choices;
+  }
+
+  function optionField(o) {
+    const label = o.name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+    const select = el("select", { name: o.name, "aria-label": label },
+      ...values(o).map((v) => el("option", { value: v === null ? "" : String(v) }, choiceText(v))));
+    select.value = o.default === null ? "" : String(o.default);
+    return el("label", {}, label + " ", select, el("span", { class: "hint", style: "display:block" }, o.help));
+  }
+
+  async function showGame() {
+    const game = picked();
+    const typed = [...document.querySelectorAll("#setup-seats input")].map((i) => i.value);
+    const count = Math.min(Math.max(typed.length || 3, game.min_seats), game.max_seats);
+    $("setup-seats").replaceChildren(...Array.from({ length: count }, (_, i) => seatInput(i, typed[i])));
+    setupPart = await Parts.load(game.name, "host", game.parts);
+    if (picked() !== game) return; // the host picked another game meanwhile
+    $("setup-options").replaceChildren(...game.options.map(optionField),
+      ...(setupPart.setupFields ? setupPart.setupFields(el) : []));
+    $("setup-hint").textContent = setupPart.setupHint || "";
+  }
+
+  async function buildSetup() {
+    const response = await fetch("/api/host/games", { cache: "no-store" });
+    if (!response.ok) return;
+    games = await response.json();
+    $("setup-game").replaceChildren(...games.map((g) => el("option", { value: g.name }, g.title)));
+    await showGame();
+  }
+
+  $("setup-game").addEventListener("change", showGame);
   $("add-seat").addEventListener("click", () => {
     const seats = $("setup-seats");
-    if (seats.children.length < 6) seats.append(seatInput(seats.children.length, ""));
+    if (seats.children.length < picked().max_seats) seats.append(seatInput(seats.children.length, ""));
   });
   $("drop-seat").addEventListener("click", () => {
     const seats = $("setup-seats");
-    if (seats.children.length > 1) seats.lastElementChild.remove();
+    if (seats.children.length > picked().min_seats) seats.lastElementChild.remove();
   });
   $("setup-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     if (current && current.game && !current.over && !confirm("Replace the game in progress with a new one?")) return;
+    const game = picked();
     const names = [...document.querySelectorAll("#setup-seats input")].map((i) => i.value.trim());
     const options = {};
-    for (const o of OPTIONS) {
-      const raw = document.querySelector(`#setup-options [name=${o.key}]`).value;
-      if (raw === "") continue; // the mode's default
-      options[o.key] = typeof o.choices[0][0] === "number" ? Number(raw) : raw in BOOLEAN ? BOOLEAN[raw] : raw;
+    for (const o of game.options) {
+      const raw = document.querySelector(`#setup-options [name=${o.name}]`).value;
+      if (raw === "") continue; // the game's own default
+      options[o.name] = values(o).find((v) => String(v) === raw);
     }
-    options.alcove_faces = {};
-    for (const [kind] of ALCOVES) {
-      const typed = document.querySelector(`#setup-options [name=alcove_${kind}]`).value;
-      options.alcove_faces[kind] = typed.replace(/[^1-6]/g, "").split("").map(Number);
-    }
-    await act("/api/host/new-game", { seats: names, options }, "New game started.");
+    if (setupPart.setupOptions) setupPart.setupOptions($("setup-options"), options);
+    await act("/api/host/new-game", { game: game.name, seats: names, options }, "New game started.");
   });
 
   // --- dice, commands, corrections, undo ----------------------------------------------

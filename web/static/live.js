@@ -131,3 +131,37 @@ const Chac = (() => {
 
   return { live, post, el, setStatus, toast, initials };
 })();
+
+// Page parts a game's bundle ships (served under /parts/<game>/): a part script calls
+// Parts.define(game, {...}); a page asks Parts.load(game, page, files) for its own part, and
+// gets {} when the game brings none.
+const Parts = (() => {
+  const defined = {};
+  const loading = {};
+
+  function define(game, part) {
+    defined[game] = Object.assign(defined[game] || {}, part);
+  }
+
+  function add(tag, attrs) {
+    return new Promise((resolve) => {
+      const node = Object.assign(document.createElement(tag), attrs);
+      node.onload = resolve;
+      node.onerror = resolve; // a missing part: the generic page still works
+      document.head.append(node);
+    });
+  }
+
+  function load(game, page, files) {
+    const key = `${game}/${page}`;
+    if (!loading[key]) {
+      const wanted = [];
+      if (files.includes(`${page}.css`)) wanted.push(add("link", { rel: "stylesheet", href: `/parts/${game}/${page}.css` }));
+      if (files.includes(`${page}.js`)) wanted.push(add("script", { src: `/parts/${game}/${page}.js` }));
+      loading[key] = Promise.all(wanted);
+    }
+    return loading[key].then(() => defined[game] || {});
+  }
+
+  return { define, load };
+})();
