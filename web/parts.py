@@ -28,12 +28,20 @@ def parts_dir(game: str) -> Path | None:
     return folder if folder.is_dir() else None
 
 
-def part_files(game: str) -> list[str]:
+@cache
+def part_files(game: str | None) -> list[str]:
     """The files of `game`'s page parts, e.g. ["host.js", "table.css"]; [] for none."""
-    folder = parts_dir(game)
+    folder = parts_dir(game) if game else None
     if folder is None:
         return []
     return sorted(p.name for p in folder.iterdir() if p.suffix in KINDS)
+
+
+def page_parts(game: str | None) -> dict:
+    """What a page loads: the parts of the game on the table, or before any game those of
+    the default game (the first registered), whose board the pages show while waiting."""
+    game = game or next(iter(GAMES))
+    return {"game": game, "files": part_files(game)}
 
 
 @bp.get("/<game>/<name>")

@@ -67,7 +67,7 @@
     const typed = [...document.querySelectorAll("#setup-seats input")].map((i) => i.value);
     const count = Math.min(Math.max(typed.length || 3, game.min_seats), game.max_seats);
     $("setup-seats").replaceChildren(...Array.from({ length: count }, (_, i) => seatInput(i, typed[i])));
-    setupPart = await Parts.load(game.name, "host", game.parts);
+    setupPart = await Parts.load(game.name, game.parts);
     if (picked() !== game) return; // the host picked another game meanwhile
     $("setup-options").replaceChildren(...game.options.map(optionField),
       ...(setupPart.setupFields ? setupPart.setupFields(el) : []));
@@ -120,57 +120,6 @@
       act("/api/host/reissue", {}, "New links: every player scans their code again.");
     }
   });
-  $("correct-form").addEventListener("submit", (e) => {
-    e.preventDefault();
-    const who = $("correct-who").value;
-    const to = $("correct-to").value;
-    if (who === "boulder") act("/api/host/command", { type: "set_boulder", to }, `Boulder set to ${to}.`);
-    else act("/api/host/command", { type: "set_space", player: Number(who), to }, `Moved to ${to}.`);
-  });
-
-  // Commands naming a seat: its name as the table view gives it.
-  const TABLE_WORDS = {
-    first_dicekeeper: (c, v) => `First dicekeeper: ${View.seatName(v, c.keeper)}`,
-    pass_dice: (c, v) => `Dice to ${View.seatName(v, c.keeper)}`,
-  };
-  const SKIP = new Set(["dice", "set_space", "set_boulder", "set_planks"]);
-
-  function tableActions(payload) {
-    const v = payload.view;
-    const out = [];
-    for (const cmd of payload.legal || []) {
-      if (SKIP.has(cmd.type) || cmd.type === "end_game") continue;
-      const words = TABLE_WORDS[cmd.type];
-      out.push(el("button", { type: "button", "data-command": cmd.type,
-        onclick: () => act("/api/host/command", cmd) }, words ? words(cmd, v) : View.label(payload, cmd)));
-    }
-    if (payload.legal && payload.legal.some((c) => c.type === "set_planks")) {
-      const planks = el("input", { type: "number", min: "0", max: "5", value: String(v.planks), "aria-label": "Planks left", style: "width:5rem" });
-      out.push(el("div", { class: "row" }, "Planks left", planks,
-        el("button", { type: "button", class: "secondary", onclick: () => act("/api/host/command", { type: "set_planks", planks: Number(planks.value) }, "Planks corrected.") }, "Set planks")));
-    }
-    return out;
-  }
-
-  function corrections(payload) {
-    const v = payload.view;
-    const canCorrect = (payload.legal || []).some((c) => c.type === "set_space");
-    $("correct-card").hidden = !canCorrect;
-    if (!canCorrect) return;
-    const who = $("correct-who"), to = $("correct-to");
-    const keepWho = who.value, keepTo = to.value;
-    who.replaceChildren(
-      ...v.seats.filter((s) => s.adventurer && s.adventurer.status === "alive")
-        .map((s) => el("option", { value: String(s.seat) }, `${s.adventurer.name} (${s.name})`)),
-      el("option", { value: "boulder" }, "The boulder"));
-    Board.layout(v).then((L) => {
-      to.replaceChildren(...Object.keys(L.spaces).map((name) => el("option", { value: name }, name)));
-      if (keepTo) to.value = keepTo;
-    });
-    if (keepWho) who.value = keepWho;
-    $("correct-hint").textContent = "Use this when the board and the companion disagree; Undo reverts the last command.";
-  }
-
   let shownJoins = "";
 
   function seats(payload) {
@@ -183,7 +132,17 @@
       el("figcaption", {}, el("div", { style: "font-size:1rem" }, j.name), el("a", { href: j.url, "data-join": j.seat }, j.url)))));
   }
 
-  function render(payload) {
+  // The table's commands as buttons in the game's words; the dice have their own form, and
+  // ending the game its own card. A game's host part may offer them its own way.
+  function tableActions(payload) {
+    return (payload.legal || []).filter((cmd) => cmd.type !== "dice" && cmd.type !== "end_game")
+      .map((cmd) => el("button", { type: "button", "data-command": cmd.type,
+        onclick: () => act("/api/host/command", cmd) }, View.label(payload, cmd)));
+  }
+
+  const page = { act };
+
+  function render(payload, part) {
     current = payload;
     const v = payload.view;
     document.body.dataset.version = payload.version;
@@ -191,20 +150,19 @@
     const rolling = (payload.prompts || []).find((p) => p.kind === "roll");
     $("dice-card").classList.toggle("over", Boolean(rolling));
     $("dice-values").placeholder = rolling ? `${rolling.dice} dice, e.g. ${"35162".slice(0, rolling.dice)}` : "no roll expected now";
-    $("table-actions").replaceChildren(...tableActions(payload));
+    $("dice-card").hidden = !payload.uses_dice;
+    $("table-actions").replaceChildren(...(part.hostActions ? part.hostActions(payload, page) : tableActions(payload)));
     // Ending the game sits in its own card far from the routine buttons, and asks first.
     const end = (payload.legal || []).find((c) => c.type === "end_game");
     $("end-card").hidden = !end;
     $("end-game").onclick = () => {
       if (end && confirm("End the game now? Scores and the hidden state are revealed.")) act("/api/host/command", end);
     };
-    if (payload.game === "chac") corrections(payload);
-    else $("correct-card").hidden = true;
+    $("end-hint").textContent = part.endHint || "The game is scored as it stands, and the hidden state is revealed.";
+    if (part.host) part.host(payload, page);
     seats(payload);
-    Board.draw($("map"), v, { minScale: 40 });
     View.log($("log"), v);
-    View.scores($("scores-card"), $("scores"), v, payload.reveal_checked);
-    Coop.receipt($("receipt-card"), $("receipt"), v);
+    View.scores($("scores-card"), $("scores"), v, payload.reveal_checked, part.noScore);
   }
 
   // --- the companion: hardware health and a dice reading waiting for a person ----------
@@ -258,7 +216,7 @@
     if (started) return;
     started = true;
     buildSetup();
-    Chac.live("/api/host/stream", render, Chac.setStatus);
+    Chac.live("/api/host/stream", Parts.follow("host", render), Chac.setStatus);
     refreshCamera();
     setInterval(refreshCamera, 1000);
     if ($("host").dataset.service) {

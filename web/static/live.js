@@ -132,9 +132,10 @@ const Chac = (() => {
   return { live, post, el, setStatus, toast, initials };
 })();
 
-// Page parts a game's bundle ships (served under /parts/<game>/): a part script calls
-// Parts.define(game, {...}); a page asks Parts.load(game, page, files) for its own part, and
-// gets {} when the game brings none.
+// Page parts a game's bundle ships (served under /parts/<game>/, named in the payload's
+// "parts": {game, files}): a part script calls Parts.define(game, {...}). A page part for page P may bring
+// `${P}Slots` (HTML for the page's [data-slot] places) and `${P}(payload, page)`, which draws
+// them; the page's [data-generic] sections show only for a game whose part does not draw P.
 const Parts = (() => {
   const defined = {};
   const loading = {};
@@ -152,16 +153,40 @@ const Parts = (() => {
     });
   }
 
-  function load(game, page, files) {
-    const key = `${game}/${page}`;
-    if (!loading[key]) {
-      const wanted = [];
-      if (files.includes(`${page}.css`)) wanted.push(add("link", { rel: "stylesheet", href: `/parts/${game}/${page}.css` }));
-      if (files.includes(`${page}.js`)) wanted.push(add("script", { src: `/parts/${game}/${page}.js` }));
-      loading[key] = Promise.all(wanted);
+  // Every part file of the game, once; then what it defined ({} for a game with none).
+  function load(game, files) {
+    if (!loading[game]) {
+      loading[game] = Promise.all((files || []).map((name) => name.endsWith(".css")
+        ? add("link", { rel: "stylesheet", href: `/parts/${game}/${name}` })
+        : add("script", { src: `/parts/${game}/${name}`, async: false })));
     }
-    return loading[key].then(() => defined[game] || {});
+    return loading[game].then(() => defined[game] || {});
   }
 
-  return { define, load };
+  function mount(part, page) {
+    const slots = part[`${page}Slots`] || {};
+    for (const node of document.querySelectorAll("[data-slot]")) node.innerHTML = slots[node.dataset.slot] || "";
+    for (const node of document.querySelectorAll("[data-generic]")) node.hidden = Boolean(part[page]);
+  }
+
+  // A view handler for Chac.live: views are drawn in order, each once the part of its game
+  // is loaded and mounted; draw(payload, part) gets {} for a game without parts.
+  function follow(page, draw) {
+    let queue = Promise.resolve();
+    let game;
+    let part = {};
+    return (payload) => {
+      queue = queue.then(async () => {
+        const parts = payload.parts || {};
+        if (parts.game !== game) {
+          game = parts.game;
+          part = game ? await load(game, parts.files) : {};
+          mount(part, page);
+        }
+        draw(payload, part);
+      }).catch((err) => console.error(err));
+    };
+  }
+
+  return { define, load, follow };
 })();

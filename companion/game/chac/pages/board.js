@@ -44,7 +44,7 @@ const Board = (() => {
     const P = (name) => L.spaces[name];
     const g = s("g");
     svg.append(g);
-    const v = view && view.game === "chac" ? view : null;
+    const v = view && view.seats ? view : null; // null: the board before any game
 
     // Rooms behind the spaces: walls room, lava room, river, chasm.
     const zones = L.zones.map(P).concat([P("E")].filter(Boolean));
