@@ -17,7 +17,7 @@ from web.access import HOST_COOKIE, SEAT_COOKIE
 
 def state():
     """The app's WebState (table, access, broadcaster, glyphs, limits)."""
-    return current_app.extensions["chac"]
+    return current_app.extensions["companion"]
 
 
 def install(app: Flask) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from flask import Blueprint, abort, send_from_directory
 
-from companion.game import GAMES
+from companion.game import GAMES, load_game
 
 bp = Blueprint("parts", __name__, url_prefix="/parts")
 
@@ -41,7 +41,13 @@ def page_parts(game: str | None) -> dict:
     """What a page loads: the parts of the game on the table, or before any game those of
     the default game (the first registered), whose board the pages show while waiting."""
     game = game or next(iter(GAMES))
-    return {"game": game, "files": part_files(game)}
+    return {"game": game, "title": game_title(game), "files": part_files(game)}
+
+
+@cache
+def game_title(game: str | None) -> str:
+    """The title the pages carry: the game on the table's, else the default game's."""
+    return load_game(game or next(iter(GAMES))).title
 
 
 @bp.get("/<game>/<name>")

@@ -31,7 +31,7 @@ def table_payload(table: Table, fixed_seeds: bool = False) -> dict[str, Any]:
 
 def reveal_checked(table: Table, view: dict[str, Any]) -> dict[str, bool]:
     """Once the game ends, whether its reveal hashes to the commitment published at setup
-    (CHAC-FAIR-1), checked here: phones cannot hash (no WebCrypto over plain http)."""
+    (the game's fairness check), checked here: phones cannot hash (no WebCrypto over plain http)."""
     game = table.game
     if not (view.get("reveal") and view.get("commitment")) or not hasattr(game, "reveal_matches"):
         return {}

@@ -31,7 +31,7 @@ def sign_in(browser, live_server):
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(f"http://127.0.0.1:{live_server.port}/host")
-    page.fill("#pin", live_server.app.extensions["chac"].access.pin)
+    page.fill("#pin", live_server.app.extensions["companion"].access.pin)
     page.click("#login-form button")
     page.wait_for_selector("#setup-options select")
     return page, errors
@@ -61,7 +61,7 @@ def test_the_host_sets_up_moctezuma_from_its_own_options(live_server, browser):
     host.click("#setup-form button[type=submit]")
     host.wait_for_selector("#seats figure >> nth=1")
 
-    table = live_server.app.extensions["chac"].table
+    table = live_server.app.extensions["companion"].table
     assert table.game_name == "moctezuma" and table.seats == ["Ana", "Ben"]
     options = table.public_view()["options"]
     assert options["curse_rule"] == "any" and options["carry_points"] is True

@@ -33,14 +33,14 @@ def watch(page, errors: list[str]):
 
 def test_three_players_set_up_and_play_two_turns_of_inka_from_their_phones(live_server, browser):
     app = live_server.app
-    table = app.extensions["chac"].table
+    table = app.extensions["companion"].table
     inka = load_game("inka")
     base = f"http://127.0.0.1:{live_server.port}"
     errors: list[str] = []
     host = watch(browser.new_context(**DESKTOP).new_page(), errors)
     host.on("dialog", lambda dialog: dialog.accept())
     host.goto(f"{base}/host")
-    host.fill("#pin", app.extensions["chac"].access.pin)
+    host.fill("#pin", app.extensions["companion"].access.pin)
     host.click("#login-form button")
     host.wait_for_selector("#setup-options select")
     host.select_option("#setup-game", "inka")

@@ -4,17 +4,17 @@
 // companion's health and its pending dice reading, and the simulated table when there is one.
 (() => {
   const $ = (id) => document.getElementById(id);
-  const el = Chac.el;
+  const el = Companion.el;
   let current = null;
   let started = false;
 
   async function act(url, body, okMessage) {
     try {
-      const answer = await Chac.post(url, body);
-      if (okMessage) Chac.toast(okMessage, "ok");
+      const answer = await Companion.post(url, body);
+      if (okMessage) Companion.toast(okMessage, "ok");
       return answer;
     } catch (err) {
-      Chac.toast(err.message);
+      Companion.toast(err.message);
       return null;
     }
   }
@@ -216,7 +216,7 @@
     if (started) return;
     started = true;
     buildSetup();
-    Chac.live("/api/host/stream", Parts.follow("host", render), Chac.setStatus);
+    Companion.live("/api/host/stream", Parts.follow("host", render), Companion.setStatus);
     refreshCamera();
     setInterval(refreshCamera, 1000);
     if ($("host").dataset.service) {
@@ -229,5 +229,5 @@
   }
 
   if (!$("host").hidden) start();
-  else Chac.setStatus("reconnecting");
+  else Companion.setStatus("reconnecting");
 })();

@@ -1,7 +1,7 @@
 "use strict";
 // Shared by every page: the live view stream (reconnects with backoff, catches up after the
 // phone slept), JSON POSTs with readable errors, and a tiny element builder.
-const Chac = (() => {
+const Companion = (() => {
   const QUIET_MS = 40000; // the server sends a ping every 15 s; silence this long = dead stream
   const SLEPT_MS = 3000; // hidden longer than this (screen off): start a fresh stream
 
@@ -163,13 +163,20 @@ const Parts = (() => {
     return loading[game].then(() => defined[game] || {});
   }
 
+  // The page's title and heading name the game whose parts it shows.
+  function retitle(title) {
+    const heading = document.getElementById("game-title");
+    if (heading) heading.textContent = title;
+    document.title = [title, ...document.title.split(" · ").slice(1)].join(" · ");
+  }
+
   function mount(part, page) {
     const slots = part[`${page}Slots`] || {};
     for (const node of document.querySelectorAll("[data-slot]")) node.innerHTML = slots[node.dataset.slot] || "";
     for (const node of document.querySelectorAll("[data-generic]")) node.hidden = Boolean(part[page]);
   }
 
-  // A view handler for Chac.live: views are drawn in order, each once the part of its game
+  // A view handler for Companion.live: views are drawn in order, each once the part of its game
   // is loaded and mounted; draw(payload, part) gets {} for a game without parts.
   function follow(page, draw) {
     let queue = Promise.resolve();
@@ -182,6 +189,7 @@ const Parts = (() => {
           game = parts.game;
           part = game ? await load(game, parts.files) : {};
           mount(part, page);
+          if (parts.title) retitle(parts.title);
         }
         draw(payload, part);
       }).catch((err) => console.error(err));

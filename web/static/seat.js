@@ -4,7 +4,7 @@
 // actions, board and private reveals instead (seat(payload, page) -> {buttons, mine}).
 (() => {
   const $ = (id) => document.getElementById(id);
-  const el = Chac.el;
+  const el = Companion.el;
   let current = null; // the last payload
   let part = {};
 
@@ -12,10 +12,10 @@
     if (part.sending) part.sending(current); // before: the new view often arrives first
     $("outcome").hidden = true; // what the last action did gives way to what this one does
     try {
-      await Chac.post("/api/seat/command", command);
+      await Companion.post("/api/seat/command", command);
     } catch (err) {
       if (part.sendFailed) part.sendFailed();
-      Chac.toast(err.message);
+      Companion.toast(err.message);
     }
   }
 
@@ -46,7 +46,7 @@
 
   $("outcome").addEventListener("click", () => { $("outcome").hidden = true; });
 
-  Chac.live("/api/seat/stream", Parts.follow("seat", render), Chac.setStatus, {
+  Companion.live("/api/seat/stream", Parts.follow("seat", render), Companion.setStatus, {
     check: "/api/seat",
     gone: () => {
       $("prompt").textContent = "This phone's seat link has changed (the host gave every seat a new link, " +

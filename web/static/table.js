@@ -23,5 +23,5 @@
       $("commit").prepend(warning);
     }
   }
-  Chac.live("/api/table/stream", Parts.follow("table", render), Chac.setStatus);
+  Companion.live("/api/table/stream", Parts.follow("table", render), Companion.setStatus);
 })();

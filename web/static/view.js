@@ -2,7 +2,7 @@
 // Parts shared by the table, seat and host pages: the prompt, the log, scores and commitment,
 // and for a game that brings no page parts, its public view's plain facts and its players.
 const View = (() => {
-  const el = Chac.el;
+  const el = Companion.el;
   // The words the game describes a listed command with (the payload's "labels", in order).
   function label(payload, cmd) {
     return (payload.labels || [])[payload.legal.indexOf(cmd)] || cmd.type.replace(/_/g, " ");

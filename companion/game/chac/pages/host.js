@@ -5,7 +5,7 @@
 // and the receipt of the setup commitment (CHAC-FAIR-1).
 Parts.define("chac", (() => {
   const $ = (id) => document.getElementById(id);
-  const el = Chac.el;
+  const el = Companion.el;
   // Commands naming a seat: its name as the table view gives it.
   const TABLE_WORDS = {
     first_dicekeeper: (c, v) => `First dicekeeper: ${View.seatName(v, c.keeper)}`,

@@ -4,7 +4,7 @@
 // the Linguistics peek, what just happened to me (big, at the top of the screen).
 Parts.define("chac", (() => {
   const $ = (id) => document.getElementById(id);
-  const el = Chac.el;
+  const el = Companion.el;
   let page = null; // the seat page's send, button and redraw
   let current = null; // the last payload
   let rerollPick = new Set();
@@ -225,7 +225,7 @@ Parts.define("chac", (() => {
   async function showGlyph(decipher) {
     let answer;
     try {
-      answer = await Chac.post("/api/seat/glyph", { id: decipher.id });
+      answer = await Companion.post("/api/seat/glyph", { id: decipher.id });
     } catch (err) {
       return; // already shown (reload, second phone): nothing to show again
     }

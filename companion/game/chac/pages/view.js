@@ -2,7 +2,7 @@
 // Temple of Chac's parts of every page: the round's facts, the last dice, the adventurers and
 // the trap numbers, drawn from its public view.
 const ChacView = (() => {
-  const el = Chac.el;
+  const el = Companion.el;
   const { fact, seatName, plural } = View;
   const PHASES = {
     setup: "Setting up", load: "Load level", roll: "Roll", actions: "Actions", walls: "Walls",
@@ -42,7 +42,7 @@ const ChacView = (() => {
 
   function advChip(seat, adv, extra) {
     return el("span", { class: "chip" },
-      el("i", { style: `background:${Board.seatColour(seat)}` }, Chac.initials(adv.name)),
+      el("i", { style: `background:${Board.seatColour(seat)}` }, Companion.initials(adv.name)),
       `${adv.name}`, extra ? el("span", { class: "hint" }, ` ${extra}`) : null);
   }
 
