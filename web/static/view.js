@@ -107,6 +107,7 @@ const View = (() => {
     if (seat) {
       const adv = seat.adventurer;
       who = adv ? `${seat.name} (${adv.first_name})` : seat.name;
+      if (!adv && text.startsWith(`${seat.name} `)) return text; // the prompt names them already
       for (const name of [adv && adv.first_name, seat.name]) {
         if (name && text.startsWith(`${name}: `)) { text = text.slice(name.length + 2); break; }
       }
