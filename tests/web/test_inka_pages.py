@@ -9,6 +9,7 @@ import time
 from urllib.parse import urlsplit
 
 import pytest
+from webplay import ARTIFACTS
 
 from companion.game import load_game
 
@@ -112,6 +113,9 @@ def test_three_players_set_up_and_play_two_turns_of_inka_from_their_phones(live_
     wait_until(board, f"document.body.dataset.version === '{table.version}'")
     assert table.prompts()[0].seat == 2
     assert board.inner_text("#prompt").startswith("Caro")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    board.screenshot(path=str(ARTIFACTS / "inka-table.png"), full_page=True)
+    phones[2].screenshot(path=str(ARTIFACTS / "inka-seat.png"), full_page=True)
     log = board.inner_text("#log")
     assert "Ana" in log and "Ben" in log
     assert not errors, errors
