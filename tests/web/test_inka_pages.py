@@ -72,6 +72,7 @@ def test_three_players_set_up_and_play_two_turns_of_inka_from_their_phones(live_
     def play(page, selector: str, command: str) -> None:
         """Tap the first button for `command`; it is labelled as the game describes it."""
         version = table.version
+        wait_until(page, f"document.body.dataset.version === '{version}'")  # the page caught up
         button = page.locator(f"{selector} button[data-command={command}]").first
         button.wait_for()
         seat = None if page is host else phones.index(page)

@@ -32,8 +32,12 @@
   let games = [];
   let setupPart = {};
 
+  // Until the list of games arrives, the seats may take any count; the game's range applies
+  // once it is known.
+  const ANY_COUNT = { min_seats: 1, max_seats: 6 };
+
   function picked() {
-    return games.find((g) => g.name === $("setup-game").value) || games[0];
+    return games.find((g) => g.name === $("setup-game").value) || games[0] || ANY_COUNT;
   }
 
   function seatInput(i, name) {
@@ -62,19 +66,23 @@
     return el("label", {}, label + " ", select, el("span", { class: "hint", style: "display:block" }, o.help));
   }
 
+  // The seats and the options appear together, once the game's part is loaded: a form
+  // submitted in between would miss the options.
   async function showGame() {
     const game = picked();
+    const part = await Parts.load(game.name, game.parts);
+    if (picked() !== game) return; // the host picked another game meanwhile
+    setupPart = part;
     const typed = [...document.querySelectorAll("#setup-seats input")].map((i) => i.value);
     const count = Math.min(Math.max(typed.length || 3, game.min_seats), game.max_seats);
     $("setup-seats").replaceChildren(...Array.from({ length: count }, (_, i) => seatInput(i, typed[i])));
-    setupPart = await Parts.load(game.name, game.parts);
-    if (picked() !== game) return; // the host picked another game meanwhile
     $("setup-options").replaceChildren(...game.options.map(optionField),
       ...(setupPart.setupFields ? setupPart.setupFields(el) : []));
     $("setup-hint").textContent = setupPart.setupHint || "";
   }
 
   async function buildSetup() {
+    $("setup-seats").replaceChildren(...[0, 1, 2].map((i) => seatInput(i, "")));
     const response = await fetch("/api/host/games", { cache: "no-store" });
     if (!response.ok) return;
     games = await response.json();
@@ -216,7 +224,8 @@
     if (started) return;
     started = true;
     buildSetup();
-    Companion.live("/api/host/stream", Parts.follow("host", render), Companion.setStatus);
+    const view = Parts.follow("host", render);
+    Companion.live("/api/host/stream", view, view.status);
     refreshCamera();
     setInterval(refreshCamera, 1000);
     if ($("host").dataset.service) {

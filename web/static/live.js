@@ -24,8 +24,8 @@ const Companion = (() => {
       source.addEventListener("view", (e) => {
         heard = Date.now();
         delay = 1000;
-        onStatus("live");
         onView(JSON.parse(e.data));
+        onStatus("live");
       });
       source.addEventListener("ping", () => { heard = Date.now(); });
       source.addEventListener("bye", () => retry());
@@ -176,13 +176,17 @@ const Parts = (() => {
     for (const node of document.querySelectorAll("[data-generic]")) node.hidden = Boolean(part[page]);
   }
 
-  // A view handler for Companion.live: views are drawn in order, each once the part of its game
-  // is loaded and mounted; draw(payload, part) gets {} for a game without parts.
+  // A view handler for Companion.live: views are drawn in order, each once the part of its
+  // game is loaded and mounted; draw(payload, part) gets {} for a game without parts. The
+  // page's status turns "live" only once the view is drawn (follow's .status).
   function follow(page, draw) {
     let queue = Promise.resolve();
     let game;
     let part = {};
-    return (payload) => {
+    let pending = 0;
+    let said = null;
+    const onView = (payload) => {
+      pending += 1;
       queue = queue.then(async () => {
         const parts = payload.parts || {};
         if (parts.game !== game) {
@@ -192,8 +196,16 @@ const Parts = (() => {
           if (parts.title) retitle(parts.title);
         }
         draw(payload, part);
-      }).catch((err) => console.error(err));
+      }).catch((err) => console.error(err)).finally(() => {
+        pending -= 1;
+        if (!pending && said) Companion.setStatus(said);
+      });
     };
+    onView.status = (state) => {
+      said = state;
+      if (!pending || state !== "live") Companion.setStatus(state);
+    };
+    return onView;
   }
 
   return { define, load, follow };

@@ -46,7 +46,8 @@
 
   $("outcome").addEventListener("click", () => { $("outcome").hidden = true; });
 
-  Companion.live("/api/seat/stream", Parts.follow("seat", render), Companion.setStatus, {
+  const view = Parts.follow("seat", render);
+  Companion.live("/api/seat/stream", view, view.status, {
     check: "/api/seat",
     gone: () => {
       $("prompt").textContent = "This phone's seat link has changed (the host gave every seat a new link, " +

@@ -23,5 +23,6 @@
       $("commit").prepend(warning);
     }
   }
-  Companion.live("/api/table/stream", Parts.follow("table", render), Companion.setStatus);
+  const view = Parts.follow("table", render);
+  Companion.live("/api/table/stream", view, view.status);
 })();
