@@ -221,7 +221,9 @@ def main() -> int:
             access = Access.load(data_dir)
             host = Client(port)
             assert host.request("POST", "/api/host/login", {"pin": access.pin})[0] == 200
-            seats = [Client(port, f"chac_seat={access.seat_token(i)}") for i in range(len(NAMES))]
+            seats = [
+                Client(port, f"companion_seat={access.seat_token(i)}") for i in range(len(NAMES))
+            ]
             new_game(host, games[0][0], [])  # a game on the table for the views
             idle_rss, _ = rss_kib(child.pid)
 

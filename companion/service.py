@@ -470,7 +470,7 @@ class Service:
         )
         sim.install(app, self)
         self._attach_calibration(app)
-        self.access = app.extensions["chac"].access
+        self.access = app.extensions["companion"].access
         web = self.config.web
         return WebServer(app, web.host, web.port, web.threads)
 

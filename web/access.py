@@ -16,8 +16,8 @@ from pathlib import Path
 
 from companion.atomic_file import write_atomically
 
-SEAT_COOKIE = "chac_seat"
-HOST_COOKIE = "chac_host"
+SEAT_COOKIE = "companion_seat"
+HOST_COOKIE = "companion_host"
 MAX_SEATS = 6
 PIN_DIGITS = 6
 

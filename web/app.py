@@ -66,7 +66,7 @@ def create_app(
     `camera_frame` returns the latest annotated camera JPEG (dice outlined), or None while no
     camera is attached; `public_port` is the port phones reach (default: the request's port).
     `names`: host names the companion answers to besides its addresses, `localhost` and the
-    machine's name (e.g. its mDNS name, `chac.local`). `fixed_seeds` lets the host give a new
+    machine's name (e.g. its mDNS name). `fixed_seeds` lets the host give a new
     game its seed, for tests and benchmarks that replay recorded games: every page then says
     that the hidden cards are not secret.
     """
@@ -75,7 +75,7 @@ def create_app(
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.extensions["chac"] = WebState(
+    app.extensions["companion"] = WebState(
         table=table,
         data_dir=data_dir,
         access=Access.load(data_dir),
@@ -91,10 +91,11 @@ def create_app(
         fixed_seeds=fixed_seeds,
     )
 
-    from web import calibration, guard, pages, routes_host, routes_seat, routes_table
+    from web import calibration, guard, pages, parts, routes_host, routes_seat, routes_table
 
     guard.install(app)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(parts.bp)
     app.register_blueprint(routes_table.bp)
     app.register_blueprint(routes_seat.bp)
     app.register_blueprint(routes_host.bp)

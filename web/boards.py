@@ -1,4 +1,4 @@
-"""The boards a new game may be played on, chosen by name: the board the companion ships
+"""The boards a new game may be played on, chosen by name: the board the game ships
 (`default`) and those the owner installed as DATA_DIR/boards/<name>.toml.
 
 The host page sends a name, never a path: a request cannot make the companion read a file of
@@ -10,16 +10,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from companion.game.chac.board import DEFAULT_BOARD
-
 DEFAULT = "default"
 NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 MAX_BYTES = 256 * 1024  # a board file is a few KB; anything larger is not one
 
 
-def installed(data_dir: Path) -> dict[str, Path]:
-    """Name -> board file: the shipped board, then the owner's (regular files only)."""
-    boards = {DEFAULT: DEFAULT_BOARD}
+def installed(data_dir: Path) -> dict[str, Path | None]:
+    """Name -> board file: the game's own board (None), then the owner's (regular files only)."""
+    boards: dict[str, Path | None] = {DEFAULT: None}
     folder = data_dir / "boards"
     try:
         files = sorted(folder.glob("*.toml"))

@@ -71,7 +71,7 @@ def attach(
     None; `camera_settings()` the fixed settings it was taken with, to store in the profile."""
     from calibration.session import CalibrationSession
 
-    data_dir = app.extensions["chac"].glyphs.folder.parent
+    data_dir = app.extensions["companion"].glyphs.folder.parent
     desk = Desk(
         session or CalibrationSession(data_dir), latest_image, camera_settings or (lambda: None)
     )
@@ -278,7 +278,7 @@ def tile():
 
 
 PAGE = """{% extends "base.html" %}
-{% block title %}Temple of Chac · calibration{% endblock %}
+{% block title %}{{ game_title }} · calibration{% endblock %}
 {% block heading %}Calibration{% endblock %}
 {% block main %}
 <section class="card" id="cal">
@@ -330,7 +330,7 @@ SCRIPT = r""""use strict";
     $("cal-note").textContent = s.note || "";
     $("cal-problem").textContent = s.problem || "";
     const nav = $("cal-steps");
-    nav.replaceChildren(...s.steps.map((step) => Chac.el("button", {
+    nav.replaceChildren(...s.steps.map((step) => Companion.el("button", {
       type: "button", class: step === s.step ? "" : "secondary",
       onclick: () => act("/start", { step }),
     }, (s.done[step] ? "✓ " : "") + step + (step === s.step ? "" : " (redo)"))));
@@ -346,9 +346,9 @@ SCRIPT = r""""use strict";
 
   async function act(path, body) {
     try {
-      show(await Chac.post(API + path, body));
+      show(await Companion.post(API + path, body));
     } catch (err) {
-      Chac.toast(err.message);
+      Companion.toast(err.message);
     }
     refreshFrame();
   }
@@ -369,7 +369,7 @@ SCRIPT = r""""use strict";
   $("cal-capture").addEventListener("click", () => act("/capture"));
   $("cal-tap").addEventListener("click", () => {
     taps = [];
-    Chac.toast("Tap the tray's four corners on the picture.", "info");
+    Companion.toast("Tap the tray's four corners on the picture.", "info");
   });
   $("cal-frame").addEventListener("click", (e) => {
     if (taps === null) return;

@@ -17,7 +17,7 @@ from web.access import HOST_COOKIE, SEAT_COOKIE
 
 def state():
     """The app's WebState (table, access, broadcaster, glyphs, limits)."""
-    return current_app.extensions["chac"]
+    return current_app.extensions["companion"]
 
 
 def install(app: Flask) -> None:
@@ -46,7 +46,7 @@ def client_key() -> str:
 def _check_request():
     if not own_host(request.host, state().names):
         return refuse(421, "This companion answers only to its own names and addresses.")
-    if request.path.startswith("/static/"):
+    if request.path.startswith(("/static/", "/parts/")):  # files, like the pages' own
         return None
     web = state()
     limiter = web.reads if request.method in ("GET", "HEAD") else web.writes

@@ -6,6 +6,7 @@ from flask import Blueprint, current_app, redirect, render_template, request
 
 from web.access import SEAT_COOKIE
 from web.guard import current_seat, is_host, state
+from web.parts import game_title
 from web.routes_host import set_cookie
 
 bp = Blueprint("pages", __name__)
@@ -24,6 +25,11 @@ def page_headers(response):
     response.headers["Referrer-Policy"] = "no-referrer"
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.app_context_processor
+def titles():
+    return {"game_title": game_title(state().table.game_name)}
 
 
 @bp.get("/")

@@ -11,6 +11,7 @@ from companion.game.protocol import Command, RuleError
 from web import boards
 from web.access import HOST_COOKIE, base_url
 from web.guard import client_key, json_body, refuse, require_host, state
+from web.parts import part_files
 from web.routes_seat import outcome_response
 from web.routes_table import event_stream
 from web.views import host_payload
@@ -69,6 +70,7 @@ def games():
                 "max_seats": game.max_seats,
                 "uses_dice": game.uses_dice,
                 "options": [option.to_json() for option in game.options],
+                "parts": part_files(game.name),
             }
             for game in map(load_game, GAMES)
         ]

@@ -41,7 +41,7 @@ class WebServer:
                 streams,
                 MIN_THREADS,
             )
-        app.extensions["chac"].broadcaster.total = streams
+        app.extensions["companion"].broadcaster.total = streams
         self._stop = threading.Event()
         self._stopped = threading.Event()
         self._server = create_server(
@@ -50,7 +50,7 @@ class WebServer:
             port=port,
             threads=threads,
             connection_limit=CONNECTIONS_PER_THREAD * threads,
-            ident="chac-companion",
+            ident="companion",
             # A phone that went to sleep leaves a dead keep-alive socket behind.
             channel_timeout=30,
             clear_untrusted_proxy_headers=True,
@@ -73,7 +73,7 @@ class WebServer:
             while not self._stop.is_set():
                 loop(timeout=timeout, map=socket_map, use_poll=True, count=1)
             # Stop: end the event streams, then keep flushing until their threads are done.
-            broadcaster = self.app.extensions["chac"].broadcaster
+            broadcaster = self.app.extensions["companion"].broadcaster
             broadcaster.close()
             deadline = time.monotonic() + STREAM_DRAIN_S
             while broadcaster.count and time.monotonic() < deadline:

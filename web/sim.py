@@ -40,14 +40,14 @@ MAX_DICE = 12
 
 
 def install(app: Flask, service: Any) -> None:
-    app.extensions["chac"].extra["service"] = service
+    app.extensions["companion"].extra["service"] = service
     app.register_blueprint(service_bp)
     if service.simulator is not None:
         app.register_blueprint(sim_bp)
 
 
 def _service() -> Any:
-    return current_app.extensions["chac"].extra["service"]
+    return current_app.extensions["companion"].extra["service"]
 
 
 def status_payload(service: Any) -> dict[str, Any]:

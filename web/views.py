@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.table import Table
+from web.parts import page_parts
 
 FIXED_SEED = "Test mode: the host can fix a game's hidden cards in advance, so they are not secret."
 
@@ -17,6 +18,7 @@ def table_payload(table: Table, fixed_seeds: bool = False) -> dict[str, Any]:
     payload = {
         "version": version,
         "game": table.game_name,
+        "parts": page_parts(table.game_name),
         "seats": table.seats,
         "view": view,
         "prompts": [p.to_json() for p in table.prompts()],
@@ -29,7 +31,7 @@ def table_payload(table: Table, fixed_seeds: bool = False) -> dict[str, Any]:
 
 def reveal_checked(table: Table, view: dict[str, Any]) -> dict[str, bool]:
     """Once the game ends, whether its reveal hashes to the commitment published at setup
-    (CHAC-FAIR-1), checked here: phones cannot hash (no WebCrypto over plain http)."""
+    (the game's fairness check), checked here: phones cannot hash (no WebCrypto over plain http)."""
     game = table.game
     if not (view.get("reveal") and view.get("commitment")) or not hasattr(game, "reveal_matches"):
         return {}
@@ -43,6 +45,7 @@ def seat_payload(table: Table, seat: int) -> dict[str, Any]:
     payload = {
         "version": version,
         "game": table.game_name,
+        "parts": page_parts(table.game_name),
         "seats": table.seats,
         "seat": seat,
         "view": view,
@@ -68,4 +71,5 @@ def host_payload(table: Table, fixed_seeds: bool = False) -> dict[str, Any]:
     payload = table_payload(table, fixed_seeds)
     payload.update(commands(table, None))
     payload["over"] = table.is_over()
+    payload["uses_dice"] = bool(table.game and table.game.uses_dice)
     return payload

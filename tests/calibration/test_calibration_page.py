@@ -45,7 +45,7 @@ def test_the_host_calibrates_frame_and_a_glyph_in_the_browser(tmp_path, browser)
                 lambda m: errors.append(m.text) if m.type == "error" else None,
             )
             page.goto(base + "/host")
-            page.fill("#pin", app.extensions["chac"].access.pin)
+            page.fill("#pin", app.extensions["companion"].access.pin)
             page.click("#login-form button[type=submit]")
             page.wait_for_timeout(300)
             page.goto(base + "/host/calibration")

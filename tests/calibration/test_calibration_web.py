@@ -27,7 +27,7 @@ def app(data_dir):
     with Table.open(data_dir / "events.sqlite") as table:
         app = create_app(table, data_dir, limits=Limits(reads=(500, 500), writes=(500, 500)))
         yield app
-        app.extensions["chac"].broadcaster.close()
+        app.extensions["companion"].broadcaster.close()
 
 
 @pytest.fixture
@@ -40,7 +40,7 @@ def camera():
 def host(app, camera):
     calibration_web.attach(app, lambda: camera.read().image, lambda: camera.settings)
     client = app.test_client()
-    pin = app.extensions["chac"].access.pin
+    pin = app.extensions["companion"].access.pin
     assert client.post("/api/host/login", json={"pin": pin}).status_code == 200
     return client
 
@@ -128,7 +128,7 @@ def test_tapped_corners_and_a_roll(host, camera):
 def test_without_a_camera_capture_says_so(app):
     calibration_web.attach(app, lambda: None)
     client = app.test_client()
-    pin = app.extensions["chac"].access.pin
+    pin = app.extensions["companion"].access.pin
     client.post("/api/host/login", json={"pin": pin})
     reply = client.post(API + "/capture", json={})
     assert reply.status_code == 503

@@ -26,18 +26,18 @@ def app_on(disk, tmp_path):
     table = Table.open(tmp_path / "events.sqlite")
     app = create_app(table, data, public_port=8080)
     yield app
-    app.extensions["chac"].broadcaster.close()
+    app.extensions["companion"].broadcaster.close()
     table.close()
 
 
 def access_file(app) -> dict:
-    web = app.extensions["chac"]
+    web = app.extensions["companion"]
     return json.loads((web.access._path).read_text())
 
 
 @pytest.mark.parametrize("fault, words", [("read_only", "read-only"), ("fill", "full")])
 def test_new_seat_links_on_a_failing_disk_change_nothing(app_on, disk, fault, words):
-    access = app_on.extensions["chac"].access
+    access = app_on.extensions["companion"].access
     host = app_on.test_client()
     pin = access.pin
     assert host.post("/api/host/login", json={"pin": pin}).status_code == 200
@@ -56,7 +56,7 @@ def test_new_seat_links_on_a_failing_disk_change_nothing(app_on, disk, fault, wo
 
 @pytest.mark.parametrize("fault, words", [("read_only", "read-only"), ("fill", "full")])
 def test_signing_in_on_a_failing_disk_is_a_clear_refusal(app_on, disk, fault, words):
-    access = app_on.extensions["chac"].access
+    access = app_on.extensions["companion"].access
     getattr(disk, fault)()
     phone = app_on.test_client()
     response = phone.post("/api/host/login", json={"pin": access.pin})

@@ -32,12 +32,12 @@ def app(table: Table, data_dir: Path):
     # Tests replay recorded games: the host may seed them (a real companion never lets it).
     app = create_app(table, data_dir, public_port=8080, fixed_seeds=True)
     yield app
-    app.extensions["chac"].broadcaster.close()
+    app.extensions["companion"].broadcaster.close()
 
 
 @pytest.fixture
 def web(app):
-    return app.extensions["chac"]
+    return app.extensions["companion"]
 
 
 @pytest.fixture

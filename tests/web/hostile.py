@@ -156,7 +156,9 @@ def hostile_requests(
     out = []
     for _ in range(count):
         kind = rng.randrange(10)
-        cookie = rng.choice([None, cookies.get("host"), cookies.get("seat"), "chac_host=\x00x"])
+        cookie = rng.choice(
+            [None, cookies.get("host"), cookies.get("seat"), "companion_host=\x00x"]
+        )
         headers = {b"Cookie": cookie.encode()} if cookie else {}
         json_type = {b"Content-Type": b"application/json"}
         if kind <= 4:  # a checked POST with a hostile body
@@ -166,7 +168,9 @@ def hostile_requests(
             out.append(Hostile(f"POST {path}: {what}", raw))
         elif kind == 5:  # an acting POST, never with a valid cookie (it would act)
             path = rng.choice(acting)
-            forged = rng.choice([{}, {b"Cookie": b"chac_host=forged"}, {b"Cookie": b"chac_seat="}])
+            forged = rng.choice(
+                [{}, {b"Cookie": b"companion_host=forged"}, {b"Cookie": b"companion_seat="}]
+            )
             data = rng.choice([b"{}", b"[]", deep(3000, rng).encode(), b"\xff"])
             if path.startswith("/api/sim/"):  # this machine's own controls act without a cookie
                 data = rng.choice(

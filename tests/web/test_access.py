@@ -64,7 +64,7 @@ def test_a_restarted_app_accepts_the_same_phones(app, host, table, data_dir):
     again = restarted.test_client()
     again.set_cookie(SEAT_COOKIE, phone.get_cookie(SEAT_COOKIE).value)
     assert again.get("/api/seat").json["seat"] == 2
-    restarted.extensions["chac"].broadcaster.close()
+    restarted.extensions["companion"].broadcaster.close()
 
 
 def test_urls_for_the_screens(data_dir):

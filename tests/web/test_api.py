@@ -146,7 +146,7 @@ def test_made_up_cookies_do_not_escape_the_rate_limit(app, host):
     codes = []
     for i in range(30):
         client = app.test_client()
-        client.set_cookie("chac_seat", f"made-up-{i}")
+        client.set_cookie("companion_seat", f"made-up-{i}")
         codes.append(client.post("/api/seat/command", json={"type": "pass"}).status_code)
     assert codes[0] == 403 and 429 in codes
 
@@ -215,7 +215,7 @@ def test_camera_preview_serves_the_frame_the_service_feeds(table, data_dir):
     app = create_app(table, data_dir, camera_frame=lambda: frame)
     response = host_client(app).get("/api/host/camera")
     assert response.mimetype == "image/jpeg" and response.data == frame
-    app.extensions["chac"].broadcaster.close()
+    app.extensions["companion"].broadcaster.close()
 
 
 def test_pages_render(app, host):

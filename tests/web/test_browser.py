@@ -95,7 +95,7 @@ def test_a_three_player_game_in_chromium(live_server, browser, data_dir):
     host = contexts[0].new_page()
     watch_errors(host, errors)
     host.goto(f"{base}/host")
-    host.fill("#pin", live_server.app.extensions["chac"].access.pin)
+    host.fill("#pin", live_server.app.extensions["companion"].access.pin)
     host.click("#login-form button")
     host.wait_for_selector("#host:not([hidden])")
     inputs = host.locator("#setup-seats input")
@@ -184,18 +184,18 @@ def test_a_three_player_game_in_chromium(live_server, browser, data_dir):
 def test_pages_rejoin_and_catch_up_after_losing_their_stream(live_server, browser):
     """A phone that slept or lost the Wi-Fi reconnects by itself and shows the latest view."""
     app = live_server.app
-    table = app.extensions["chac"].table
+    table = app.extensions["companion"].table
     host = host_client(app)
     start_game(host)
     base = f"http://127.0.0.1:{live_server.port}"
     table_page = browser.new_context(**DESKTOP).new_page()
     table_page.goto(f"{base}/")
     seat_page = browser.new_context(**PHONE).new_page()
-    seat_page.goto(base + app.extensions["chac"].access.join_path(0))
+    seat_page.goto(base + app.extensions["companion"].access.join_path(0))
     for page in (table_page, seat_page):
         page.wait_for_selector("#status[data-state=live]")
 
-    app.extensions["chac"].broadcaster.drop_all()  # every stream ends, as on a network loss
+    app.extensions["companion"].broadcaster.drop_all()  # every stream ends, as on a network loss
     choice = seat_client(app, 1).get("/api/seat").json["legal"][0]
     assert seat_client(app, 1).post("/api/seat/command", json=choice).status_code == 200
     for page in (table_page, seat_page):
@@ -239,7 +239,7 @@ def test_the_map_draws_the_games_board_and_the_host_ends_the_game(live_server, b
     table_page.wait_for_selector("#status[data-state=live]")
     wait_until(table_page, _MAP_SHOWS % "C29")
     assert not table_page.evaluate(_MAP_SHOWS % "C30")
-    corrected_board(app.extensions["chac"].data_dir / "boards")
+    corrected_board(app.extensions["companion"].data_dir / "boards")
     start_game(host_client(app), board="our-board")
     wait_until(table_page, _MAP_SHOWS % "C30")  # the page follows the new board
     # the host may fix seeds here (tests replay recorded games): the table page says so
@@ -248,7 +248,7 @@ def test_the_map_draws_the_games_board_and_the_host_ends_the_game(live_server, b
     host = browser.new_context(**PHONE).new_page()
     watch_errors(host, errors)
     host.goto(f"{base}/host")
-    host.fill("#pin", app.extensions["chac"].access.pin)
+    host.fill("#pin", app.extensions["companion"].access.pin)
     host.click("#login-form button")
     host.wait_for_selector("#host:not([hidden])")
     wait_until(host, _MAP_SHOWS % "C30")
@@ -266,11 +266,11 @@ def test_the_map_draws_the_games_board_and_the_host_ends_the_game(live_server, b
     button.click()
     host.wait_for_timeout(300)
     assert asked and "End the game now?" in asked[0]
-    assert not app.extensions["chac"].table.is_over()
+    assert not app.extensions["companion"].table.is_over()
     host.once("dialog", lambda d: answer(d, True))
     button.click()
     for page in (host, table_page):
         page.wait_for_selector("#scores-card:not([hidden]) #reveal-check[data-checked=true]")
     assert "did not escape" in table_page.text_content("#scores")
-    assert app.extensions["chac"].table.is_over()
+    assert app.extensions["companion"].table.is_over()
     assert not errors, errors

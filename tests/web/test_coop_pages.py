@@ -33,7 +33,7 @@ def test_co_op_setup_receipt_and_team_target_chac_coop_1_chac_fair_1(
     host.on("pageerror", lambda exc: errors.append(str(exc)))
     host.on("dialog", lambda dialog: dialog.accept())
     host.goto(f"{base}/host")
-    host.fill("#pin", live_server.app.extensions["chac"].access.pin)
+    host.fill("#pin", live_server.app.extensions["companion"].access.pin)
     host.click("#login-form button")
     host.wait_for_selector("#host:not([hidden])")
     host.click("#drop-seat")
@@ -46,7 +46,7 @@ def test_co_op_setup_receipt_and_team_target_chac_coop_1_chac_fair_1(
     host.click("#setup-form button[type=submit]")
     host.wait_for_selector("#receipt-card:not([hidden]) a[download]")
 
-    table = live_server.app.extensions["chac"].table
+    table = live_server.app.extensions["companion"].table
     view = table.public_view()
     assert view["options"]["mode"] == "coop" and view["options"]["level"] == 2
     assert view["options"]["exchange_treasures"] is True  # the mode's default

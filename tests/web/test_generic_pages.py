@@ -29,13 +29,13 @@ def test_a_game_without_page_parts_is_played_from_the_seat_page(
     tiny_registered, live_server, browser
 ):
     app = live_server.app
-    table = app.extensions["chac"].table
+    table = app.extensions["companion"].table
     assert table.new_game("tiny", {"cards": 3}, ["Ana", "Ben"], seed=2).ok
     base = f"http://127.0.0.1:{live_server.port}"
     errors: list[str] = []
     page = browser.new_context(**PHONE).new_page()
     page.on("pageerror", lambda exc: errors.append(f"{exc} {exc.stack}"))
-    page.goto(base + app.extensions["chac"].access.join_path(0))
+    page.goto(base + app.extensions["companion"].access.join_path(0))
     page.wait_for_selector("#actions button[data-command=draw]")
     labels = [b.text_content() for b in page.query_selector_all("#actions button")]
     assert labels == ["Draw a card", "Roll for points", "Pass"]

@@ -30,9 +30,9 @@ def test_chac_glyph_2_decipher_shows_the_zone_trap_picture_once(app, host, data_
     # a reload, a second phone on the same seat, and a restart do not show it again
     assert phone.post("/api/seat/glyph", json={}).status_code == 410
     assert seat_client(app, 0).post("/api/seat/glyph", json={}).status_code == 410
-    restarted = create_app(app.extensions["chac"].table, data_dir)
+    restarted = create_app(app.extensions["companion"].table, data_dir)
     assert seat_client(restarted, 0).post("/api/seat/glyph", json={}).status_code == 410
-    restarted.extensions["chac"].broadcaster.close()
+    restarted.extensions["companion"].broadcaster.close()
 
 
 def test_chac_glyph_2_other_seats_never_get_the_picture(app, host, data_dir):

@@ -24,9 +24,9 @@ JSON_POSTS = [
 def everything_shown(app) -> list:
     """What every page shows: the table's, each seat's and the host's view."""
     host = app.test_client()  # signed in without the PIN: hostile logins use up its tries
-    host.set_cookie(HOST_COOKIE, app.extensions["chac"].access.open_host_session())
+    host.set_cookie(HOST_COOKIE, app.extensions["companion"].access.open_host_session())
     views = [app.test_client().get("/api/table").json, host.get("/api/host").json]
-    seats = len(app.extensions["chac"].table.seats)
+    seats = len(app.extensions["companion"].table.seats)
     views += [seat_client(app, seat).get("/api/seat").json for seat in range(seats)]
     return views
 
@@ -68,7 +68,7 @@ def test_a_dns_rebinding_request_is_refused(app, host, table):
         "Sec-Fetch-Site": "same-origin",
     }
     client = app.test_client()
-    pin = app.extensions["chac"].access.pin
+    pin = app.extensions["companion"].access.pin
     response = client.post("/api/host/login", json={"pin": pin}, headers=rebound)
     assert response.status_code == 421
     assert HOST_COOKIE not in response.headers.get("Set-Cookie", "")
@@ -84,7 +84,7 @@ def test_the_companions_own_names_and_addresses_are_answered(table, data_dir):
         assert client.get("/api/table", headers={"Host": host}).status_code == 200, host
     for foreign in ("chac.example", "[::1", "127.0.0.1.evil.example"):
         assert client.get("/api/table", headers={"Host": foreign}).status_code == 421, foreign
-    app.extensions["chac"].broadcaster.close()
+    app.extensions["companion"].broadcaster.close()
 
 
 def test_a_nul_byte_in_the_request_line_gets_an_answer(live_server):
@@ -107,7 +107,7 @@ def test_hundreds_of_hostile_requests_get_4xx_and_change_no_view(live_server):
     host = host_client(app)
     start_game(host)
     before = everything_shown(app)
-    access = app.extensions["chac"].access
+    access = app.extensions["companion"].access
     cookies = {
         "host": f"{HOST_COOKIE}={access.open_host_session()}",
         "seat": f"{SEAT_COOKIE}={access.seat_token(0)}",

@@ -14,7 +14,7 @@ def real_app(table, data_dir):
     """The app as the companion serves it: no fixed seeds."""
     app = create_app(table, data_dir)
     yield app
-    app.extensions["chac"].broadcaster.close()
+    app.extensions["companion"].broadcaster.close()
 
 
 def test_the_host_cannot_give_a_real_game_its_seed(real_app, table):

@@ -51,7 +51,7 @@ def overlap(a: dict, b: dict) -> bool:
 def open_seat(browser, base: str, app, seat: int, errors: list[str]):
     page = browser.new_context(**PHONE_390).new_page()
     watch_errors(page, errors)
-    page.goto(base + app.extensions["chac"].access.join_path(seat))
+    page.goto(base + app.extensions["companion"].access.join_path(seat))
     page.wait_for_selector("#status[data-state=live]")
     return page
 

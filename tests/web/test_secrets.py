@@ -112,4 +112,4 @@ def test_random_games_never_show_a_secret_to_the_wrong_page(table, data_dir, nam
     assert public.get("/api/table").json["reveal_checked"] is True
     assert shown_glyphs == sum(c.type == "decipher" for c in played.commands)
     assert scanner.checked > 100
-    app.extensions["chac"].broadcaster.close()
+    app.extensions["companion"].broadcaster.close()

@@ -185,7 +185,7 @@ def test_a_thousand_streams_from_one_client_leave_commands_answering(table, data
                 key.fileobj.recv(4096)
                 waiting.unregister(key.fileobj)
         assert not waiting.get_map(), f"{len(waiting.get_map())} streams got no answer"
-        assert app.extensions["chac"].broadcaster.count == PER_CLIENT
+        assert app.extensions["companion"].broadcaster.count == PER_CLIENT
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
         headers = {"Cookie": f"{HOST_COOKIE}={session}", "Content-Type": "application/json"}
         body = json.dumps({"seats": ["Ana", "Ben"]})

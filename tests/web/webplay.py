@@ -11,7 +11,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 def host_client(app):
     """A test client signed in as the host (PIN from the data dir, as the OLED shows it)."""
     client = app.test_client()
-    pin = app.extensions["chac"].access.pin
+    pin = app.extensions["companion"].access.pin
     response = client.post("/api/host/login", json={"pin": pin})
     assert response.status_code == 200, response.json
     return client
@@ -20,7 +20,7 @@ def host_client(app):
 def seat_client(app, seat: int):
     """A test client that joined `seat` through its join link."""
     client = app.test_client()
-    token = app.extensions["chac"].access.seat_token(seat)
+    token = app.extensions["companion"].access.seat_token(seat)
     response = client.get(f"/join/{token}")
     assert response.status_code == 303
     return client
@@ -37,7 +37,7 @@ def start_game(host, names=NAMES, seed: int = 1, **options) -> None:
 def to_first_roll(app) -> None:
     """From a new game to the first "roll 5 dice for actions" prompt, through the seats' pages."""
     host = host_client(app)
-    for seat in range(len(app.extensions["chac"].table.seats)):
+    for seat in range(len(app.extensions["companion"].table.seats)):
         client = seat_client(app, seat)
         choice = client.get("/api/seat").json["legal"][0]
         assert client.post("/api/seat/command", json=choice).status_code == 200

@@ -4,17 +4,17 @@
 // companion's health and its pending dice reading, and the simulated table when there is one.
 (() => {
   const $ = (id) => document.getElementById(id);
-  const el = Chac.el;
+  const el = Companion.el;
   let current = null;
   let started = false;
 
   async function act(url, body, okMessage) {
     try {
-      const answer = await Chac.post(url, body);
-      if (okMessage) Chac.toast(okMessage, "ok");
+      const answer = await Companion.post(url, body);
+      if (okMessage) Companion.toast(okMessage, "ok");
       return answer;
     } catch (err) {
-      Chac.toast(err.message);
+      Companion.toast(err.message);
       return null;
     }
   }
@@ -27,61 +27,91 @@
   });
 
   // --- setup ---------------------------------------------------------------------------
-  const OPTIONS = [
-    { key: "treasure_mode", label: "Treasure cards", choices: [["digital", "Digital: the companion deals the values"], ["physical", "Physical: players draw the real cards"]] },
-    { key: "boulder_min_face", label: "Boulder moves for each die showing at least", choices: [3, 2, 4, 5, 6].map((n) => [n, String(n)]) },
-    { key: "sprint_into_river", label: "Sprint into the river", choices: [["false", "No (seed 000)"], ["true", "Allowed"]] },
-    // Co-op and the variants of seed 002 (CHAC-COOP-1..5); "" = the mode's default.
-    { key: "mode", label: "Mode", choices: [["standard", "Standard: highest treasure wins"], ["coop", "Co-op: the team against the temple"]] },
-    { key: "level", label: "Co-op level", choices: [1, 2, 3, 4].map((n) => [n, String(n)]) },
-    { key: "show_cards", label: "Card values shown to all (co-op)", choices: [["", "Mode default"], ["true", "Yes"], ["false", "No"]] },
-    { key: "pass_dice", label: "Dice pass to", choices: [["", "Mode default"], ["left", "The left"], ["closest_to_exit", "Nearest the exit"]] },
-    { key: "first_dicekeeper", label: "First dicekeeper", choices: [["", "Mode default"], ["oldest", "Oldest player"], ["triplets", "Highest triplet roll"]] },
-    { key: "exchange_treasures", label: "Exchanging treasures", choices: [["", "Mode default"], ["true", "Yes"], ["false", "No"]] },
-    { key: "swimming_helps_adjacent", label: "Swimming helps a neighbour", choices: [["", "Mode default"], ["true", "Yes"], ["false", "No"]] },
-  ];
-  const BOOLEAN = { true: true, false: false };
-  // House rule CHAC-ALC-1: the faces an alcove roll needs, typed as digits.
-  const ALCOVES = [["lava", "Lava alcove needs faces", "123"], ["chasm", "Chasm alcove needs faces", "12345"]];
+  // The form is generated from the picked game's declared options (GET /api/host/games);
+  // a game's host part may add fields of its own (setupFields) and read them (setupOptions).
+  let games = [];
+  let setupPart = {};
+
+  // Until the list of games arrives, the seats may take any count; the game's range applies
+  // once it is known.
+  const ANY_COUNT = { min_seats: 1, max_seats: 6 };
+
+  function picked() {
+    return games.find((g) => g.name === $("setup-game").value) || games[0] || ANY_COUNT;
+  }
 
   function seatInput(i, name) {
     return el("label", {}, `Player ${i + 1} `, el("input", { name: "seat", value: name || "", maxlength: "24", required: true, "aria-label": `Player ${i + 1} name`, autocomplete: "off" }));
   }
 
-  function buildSetup() {
-    const seats = $("setup-seats");
-    seats.replaceChildren(...["", "", ""].map((n, i) => seatInput(i, n)));
-    $("setup-options").replaceChildren(...OPTIONS.map((o) =>
-      el("label", {}, o.label + " ", el("select", { name: o.key, "aria-label": o.label },
-        ...o.choices.map(([value, text]) => el("option", { value }, text))))),
-      ...ALCOVES.map(([kind, label, faces]) => el("label", {}, label + " ",
-        el("input", { name: `alcove_${kind}`, value: faces, inputmode: "numeric", maxlength: "5", style: "width:7rem", "aria-label": label }))));
+  const YES_NO = { true: "Yes", false: "No" };
+
+  function choiceText(value) {
+    if (value === null) return "The default";
+    return typeof value === "boolean" ? YES_NO[value] : String(value);
   }
 
+  // An option's values as the select offers them: its choices, yes/no, or its whole range.
+  function values(o) {
+    if (o.kind === "bool") return [true, false];
+    if (o.kind === "int") return Array.from({ length: o.high - o.low + 1 }, (_, i) => o.low + i);
+    return o.choices;
+  }
+
+  function optionField(o) {
+    const label = o.name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+    const select = el("select", { name: o.name, "aria-label": label },
+      ...values(o).map((v) => el("option", { value: v === null ? "" : String(v) }, choiceText(v))));
+    select.value = o.default === null ? "" : String(o.default);
+    return el("label", {}, label + " ", select, el("span", { class: "hint", style: "display:block" }, o.help));
+  }
+
+  // The seats and the options appear together, once the game's part is loaded: a form
+  // submitted in between would miss the options.
+  async function showGame() {
+    const game = picked();
+    const part = await Parts.load(game.name, game.parts);
+    if (picked() !== game) return; // the host picked another game meanwhile
+    setupPart = part;
+    const typed = [...document.querySelectorAll("#setup-seats input")].map((i) => i.value);
+    const count = Math.min(Math.max(typed.length || 3, game.min_seats), game.max_seats);
+    $("setup-seats").replaceChildren(...Array.from({ length: count }, (_, i) => seatInput(i, typed[i])));
+    $("setup-options").replaceChildren(...game.options.map(optionField),
+      ...(setupPart.setupFields ? setupPart.setupFields(el) : []));
+    $("setup-hint").textContent = setupPart.setupHint || "";
+  }
+
+  async function buildSetup() {
+    $("setup-seats").replaceChildren(...[0, 1, 2].map((i) => seatInput(i, "")));
+    const response = await fetch("/api/host/games", { cache: "no-store" });
+    if (!response.ok) return;
+    games = await response.json();
+    $("setup-game").replaceChildren(...games.map((g) => el("option", { value: g.name }, g.title)));
+    await showGame();
+  }
+
+  $("setup-game").addEventListener("change", showGame);
   $("add-seat").addEventListener("click", () => {
     const seats = $("setup-seats");
-    if (seats.children.length < 6) seats.append(seatInput(seats.children.length, ""));
+    if (seats.children.length < picked().max_seats) seats.append(seatInput(seats.children.length, ""));
   });
   $("drop-seat").addEventListener("click", () => {
     const seats = $("setup-seats");
-    if (seats.children.length > 1) seats.lastElementChild.remove();
+    if (seats.children.length > picked().min_seats) seats.lastElementChild.remove();
   });
   $("setup-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     if (current && current.game && !current.over && !confirm("Replace the game in progress with a new one?")) return;
+    const game = picked();
     const names = [...document.querySelectorAll("#setup-seats input")].map((i) => i.value.trim());
     const options = {};
-    for (const o of OPTIONS) {
-      const raw = document.querySelector(`#setup-options [name=${o.key}]`).value;
-      if (raw === "") continue; // the mode's default
-      options[o.key] = typeof o.choices[0][0] === "number" ? Number(raw) : raw in BOOLEAN ? BOOLEAN[raw] : raw;
+    for (const o of game.options) {
+      const raw = document.querySelector(`#setup-options [name=${o.name}]`).value;
+      if (raw === "") continue; // the game's own default
+      options[o.name] = values(o).find((v) => String(v) === raw);
     }
-    options.alcove_faces = {};
-    for (const [kind] of ALCOVES) {
-      const typed = document.querySelector(`#setup-options [name=alcove_${kind}]`).value;
-      options.alcove_faces[kind] = typed.replace(/[^1-6]/g, "").split("").map(Number);
-    }
-    await act("/api/host/new-game", { seats: names, options }, "New game started.");
+    if (setupPart.setupOptions) setupPart.setupOptions($("setup-options"), options);
+    await act("/api/host/new-game", { game: game.name, seats: names, options }, "New game started.");
   });
 
   // --- dice, commands, corrections, undo ----------------------------------------------
@@ -98,57 +128,6 @@
       act("/api/host/reissue", {}, "New links: every player scans their code again.");
     }
   });
-  $("correct-form").addEventListener("submit", (e) => {
-    e.preventDefault();
-    const who = $("correct-who").value;
-    const to = $("correct-to").value;
-    if (who === "boulder") act("/api/host/command", { type: "set_boulder", to }, `Boulder set to ${to}.`);
-    else act("/api/host/command", { type: "set_space", player: Number(who), to }, `Moved to ${to}.`);
-  });
-
-  // Commands naming a seat: its name as the table view gives it.
-  const TABLE_WORDS = {
-    first_dicekeeper: (c, v) => `First dicekeeper: ${View.seatName(v, c.keeper)}`,
-    pass_dice: (c, v) => `Dice to ${View.seatName(v, c.keeper)}`,
-  };
-  const SKIP = new Set(["dice", "set_space", "set_boulder", "set_planks"]);
-
-  function tableActions(payload) {
-    const v = payload.view;
-    const out = [];
-    for (const cmd of payload.legal || []) {
-      if (SKIP.has(cmd.type) || cmd.type === "end_game") continue;
-      const words = TABLE_WORDS[cmd.type];
-      out.push(el("button", { type: "button", "data-command": cmd.type,
-        onclick: () => act("/api/host/command", cmd) }, words ? words(cmd, v) : View.label(payload, cmd)));
-    }
-    if (payload.legal && payload.legal.some((c) => c.type === "set_planks")) {
-      const planks = el("input", { type: "number", min: "0", max: "5", value: String(v.planks), "aria-label": "Planks left", style: "width:5rem" });
-      out.push(el("div", { class: "row" }, "Planks left", planks,
-        el("button", { type: "button", class: "secondary", onclick: () => act("/api/host/command", { type: "set_planks", planks: Number(planks.value) }, "Planks corrected.") }, "Set planks")));
-    }
-    return out;
-  }
-
-  function corrections(payload) {
-    const v = payload.view;
-    const canCorrect = (payload.legal || []).some((c) => c.type === "set_space");
-    $("correct-card").hidden = !canCorrect;
-    if (!canCorrect) return;
-    const who = $("correct-who"), to = $("correct-to");
-    const keepWho = who.value, keepTo = to.value;
-    who.replaceChildren(
-      ...v.seats.filter((s) => s.adventurer && s.adventurer.status === "alive")
-        .map((s) => el("option", { value: String(s.seat) }, `${s.adventurer.name} (${s.name})`)),
-      el("option", { value: "boulder" }, "The boulder"));
-    Board.layout(v).then((L) => {
-      to.replaceChildren(...Object.keys(L.spaces).map((name) => el("option", { value: name }, name)));
-      if (keepTo) to.value = keepTo;
-    });
-    if (keepWho) who.value = keepWho;
-    $("correct-hint").textContent = "Use this when the board and the companion disagree; Undo reverts the last command.";
-  }
-
   let shownJoins = "";
 
   function seats(payload) {
@@ -161,7 +140,17 @@
       el("figcaption", {}, el("div", { style: "font-size:1rem" }, j.name), el("a", { href: j.url, "data-join": j.seat }, j.url)))));
   }
 
-  function render(payload) {
+  // The table's commands as buttons in the game's words; the dice have their own form, and
+  // ending the game its own card. A game's host part may offer them its own way.
+  function tableActions(payload) {
+    return (payload.legal || []).filter((cmd) => cmd.type !== "dice" && cmd.type !== "end_game")
+      .map((cmd) => el("button", { type: "button", "data-command": cmd.type,
+        onclick: () => act("/api/host/command", cmd) }, View.label(payload, cmd)));
+  }
+
+  const page = { act };
+
+  function render(payload, part) {
     current = payload;
     const v = payload.view;
     document.body.dataset.version = payload.version;
@@ -169,20 +158,19 @@
     const rolling = (payload.prompts || []).find((p) => p.kind === "roll");
     $("dice-card").classList.toggle("over", Boolean(rolling));
     $("dice-values").placeholder = rolling ? `${rolling.dice} dice, e.g. ${"35162".slice(0, rolling.dice)}` : "no roll expected now";
-    $("table-actions").replaceChildren(...tableActions(payload));
+    $("dice-card").hidden = !payload.uses_dice;
+    $("table-actions").replaceChildren(...(part.hostActions ? part.hostActions(payload, page) : tableActions(payload)));
     // Ending the game sits in its own card far from the routine buttons, and asks first.
     const end = (payload.legal || []).find((c) => c.type === "end_game");
     $("end-card").hidden = !end;
     $("end-game").onclick = () => {
       if (end && confirm("End the game now? Scores and the hidden state are revealed.")) act("/api/host/command", end);
     };
-    if (payload.game === "chac") corrections(payload);
-    else $("correct-card").hidden = true;
+    $("end-hint").textContent = part.endHint || "The game is scored as it stands, and the hidden state is revealed.";
+    if (part.host) part.host(payload, page);
     seats(payload);
-    Board.draw($("map"), v, { minScale: 40 });
     View.log($("log"), v);
-    View.scores($("scores-card"), $("scores"), v, payload.reveal_checked);
-    Coop.receipt($("receipt-card"), $("receipt"), v);
+    View.scores($("scores-card"), $("scores"), v, payload.reveal_checked, part.noScore);
   }
 
   // --- the companion: hardware health and a dice reading waiting for a person ----------
@@ -236,7 +224,8 @@
     if (started) return;
     started = true;
     buildSetup();
-    Chac.live("/api/host/stream", render, Chac.setStatus);
+    const view = Parts.follow("host", render);
+    Companion.live("/api/host/stream", view, view.status);
     refreshCamera();
     setInterval(refreshCamera, 1000);
     if ($("host").dataset.service) {
@@ -249,5 +238,5 @@
   }
 
   if (!$("host").hidden) start();
-  else Chac.setStatus("reconnecting");
+  else Companion.setStatus("reconnecting");
 })();

@@ -1,7 +1,7 @@
 "use strict";
 // Shared by every page: the live view stream (reconnects with backoff, catches up after the
 // phone slept), JSON POSTs with readable errors, and a tiny element builder.
-const Chac = (() => {
+const Companion = (() => {
   const QUIET_MS = 40000; // the server sends a ping every 15 s; silence this long = dead stream
   const SLEPT_MS = 3000; // hidden longer than this (screen off): start a fresh stream
 
@@ -24,8 +24,8 @@ const Chac = (() => {
       source.addEventListener("view", (e) => {
         heard = Date.now();
         delay = 1000;
-        onStatus("live");
         onView(JSON.parse(e.data));
+        onStatus("live");
       });
       source.addEventListener("ping", () => { heard = Date.now(); });
       source.addEventListener("bye", () => retry());
@@ -130,4 +130,83 @@ const Chac = (() => {
   }
 
   return { live, post, el, setStatus, toast, initials };
+})();
+
+// Page parts a game's bundle ships (served under /parts/<game>/, named in the payload's
+// "parts": {game, files}): a part script calls Parts.define(game, {...}). A page part for page P may bring
+// `${P}Slots` (HTML for the page's [data-slot] places) and `${P}(payload, page)`, which draws
+// them; the page's [data-generic] sections show only for a game whose part does not draw P.
+const Parts = (() => {
+  const defined = {};
+  const loading = {};
+
+  function define(game, part) {
+    defined[game] = Object.assign(defined[game] || {}, part);
+  }
+
+  function add(tag, attrs) {
+    return new Promise((resolve) => {
+      const node = Object.assign(document.createElement(tag), attrs);
+      node.onload = resolve;
+      node.onerror = resolve; // a missing part: the generic page still works
+      document.head.append(node);
+    });
+  }
+
+  // Every part file of the game, once; then what it defined ({} for a game with none).
+  function load(game, files) {
+    if (!loading[game]) {
+      loading[game] = Promise.all((files || []).map((name) => name.endsWith(".css")
+        ? add("link", { rel: "stylesheet", href: `/parts/${game}/${name}` })
+        : add("script", { src: `/parts/${game}/${name}`, async: false })));
+    }
+    return loading[game].then(() => defined[game] || {});
+  }
+
+  // The page's title and heading name the game whose parts it shows.
+  function retitle(title) {
+    const heading = document.getElementById("game-title");
+    if (heading) heading.textContent = title;
+    document.title = [title, ...document.title.split(" · ").slice(1)].join(" · ");
+  }
+
+  function mount(part, page) {
+    const slots = part[`${page}Slots`] || {};
+    for (const node of document.querySelectorAll("[data-slot]")) node.innerHTML = slots[node.dataset.slot] || "";
+    for (const node of document.querySelectorAll("[data-generic]")) node.hidden = Boolean(part[page]);
+  }
+
+  // A view handler for Companion.live: views are drawn in order, each once the part of its
+  // game is loaded and mounted; draw(payload, part) gets {} for a game without parts. The
+  // page's status turns "live" only once the view is drawn (follow's .status).
+  function follow(page, draw) {
+    let queue = Promise.resolve();
+    let game;
+    let part = {};
+    let pending = 0;
+    let said = null;
+    const onView = (payload) => {
+      pending += 1;
+      queue = queue.then(async () => {
+        const parts = payload.parts || {};
+        if (parts.game !== game) {
+          game = parts.game;
+          part = game ? await load(game, parts.files) : {};
+          mount(part, page);
+          if (parts.title) retitle(parts.title);
+        }
+        draw(payload, part);
+      }).catch((err) => console.error(err)).finally(() => {
+        pending -= 1;
+        if (!pending && said) Companion.setStatus(said);
+      });
+    };
+    onView.status = (state) => {
+      said = state;
+      if (!pending || state !== "live") Companion.setStatus(state);
+    };
+    return onView;
+  }
+
+  return { define, load, follow };
 })();

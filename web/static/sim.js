@@ -9,11 +9,11 @@ const Sim = (() => {
 
   async function send(url, body, okMessage) {
     try {
-      const answer = await Chac.post(url, body);
-      if (okMessage) Chac.toast(okMessage(answer), "ok");
+      const answer = await Companion.post(url, body);
+      if (okMessage) Companion.toast(okMessage(answer), "ok");
       return answer;
     } catch (err) {
-      Chac.toast(err.message);
+      Companion.toast(err.message);
       return null;
     }
   }
@@ -63,7 +63,7 @@ const Sim = (() => {
 // The /sim page itself: the camera picture and a plain status report.
 if (document.getElementById("sim-status")) {
   Sim.start((s) => {
-    Chac.setStatus(s ? "live" : "reconnecting");
+    Companion.setStatus(s ? "live" : "reconnecting");
     if (!s) { document.getElementById("sim-status").textContent = "The companion is not answering."; return; }
     document.getElementById("sim-camera").src = `/api/sim/camera.jpg?t=${Date.now()}`;
     document.getElementById("sim-status").textContent = [

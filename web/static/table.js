@@ -1,23 +1,19 @@
 "use strict";
-// The public table page: the map and everything anyone at the table may see.
+// The public table page: everything anyone at the table may see. A game's table part draws
+// its board and facts; for a game without one, its public view's plain facts and players.
 (() => {
   const $ = (id) => document.getElementById(id);
-  let focusKey = ""; // on a phone, the map follows the adventurer whose turn it is
-  function render(payload) {
+  function render(payload, part) {
     const v = payload.view;
     document.body.dataset.version = payload.version;
     View.prompt($("prompt"), payload);
-    const turn = ((v.seats || [])[v.turn] || {}).adventurer;
-    const key = turn ? turn.space : "";
-    Board.draw($("map"), v, { minScale: 40, focus: key !== focusKey && key ? [key] : null });
-    focusKey = key;
-    View.facts($("facts"), v);
-    Coop.team($("coop-card"), $("coop"), v);
-    View.dice($("dice"), v);
-    View.people($("people"), v);
-    View.traps($("traps"), View.trapNumbers(v));
+    if (part.table) part.table(payload);
+    else {
+      View.plainFacts($("plain-facts"), v, payload);
+      View.players($("players"), v);
+    }
     View.log($("log"), v);
-    View.scores($("scores-card"), $("scores"), v, payload.reveal_checked);
+    View.scores($("scores-card"), $("scores"), v, payload.reveal_checked, part.noScore);
     View.commitment($("commit"), v);
     if (payload.fixed_seed) {
       const warning = document.createElement("div");
@@ -27,5 +23,6 @@
       $("commit").prepend(warning);
     }
   }
-  Chac.live("/api/table/stream", render, Chac.setStatus);
+  const view = Parts.follow("table", render);
+  Companion.live("/api/table/stream", view, view.status);
 })();

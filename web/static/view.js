@@ -1,81 +1,20 @@
 "use strict";
-// Parts shared by the table, seat and host pages: facts, dice, people, traps, log, scores.
+// Parts shared by the table, seat and host pages: the prompt, the log, scores and commitment,
+// and for a game that brings no page parts, its public view's plain facts and its players.
 const View = (() => {
-  const el = Chac.el;
-  const PHASES = {
-    setup: "Setting up", load: "Load level", roll: "Roll", actions: "Actions", walls: "Walls",
-    boulder: "Boulder", replace: "Replacements", score: "Scoring", over: "Game over",
-  };
-
+  const el = Companion.el;
   // The words the game describes a listed command with (the payload's "labels", in order).
   function label(payload, cmd) {
     return (payload.labels || [])[payload.legal.indexOf(cmd)] || cmd.type.replace(/_/g, " ");
   }
 
   function seatName(v, seat) {
-    if (seat === null || seat === undefined || !v.seats || !v.seats[seat]) return "–";
-    return v.seats[seat].name;
+    if (seat === null || seat === undefined || !v || !v.seats || !v.seats[seat]) return "–";
+    return seatsOf(v)[seat].name;
   }
 
   function fact(value, label) {
     return el("div", { class: "fact" }, el("b", {}, value), el("span", {}, label));
-  }
-
-  function facts(node, v) {
-    if (!v || v.game !== "chac") { node.replaceChildren(el("p", {}, "No game yet.")); return; }
-    node.replaceChildren(
-      fact(v.round || "–", "round"),
-      fact(PHASES[v.phase] || v.phase, "phase"),
-      fact(seatName(v, v.dicekeeper), "dicekeeper"),
-      fact(v.turn === null || v.turn === undefined ? "–" : seatName(v, v.turn), "whose turn"),
-      fact(`${v.boulder.index}/${v.boulder.last_index}`, `boulder on ${v.boulder.space}`),
-      fact(String(v.planks), "planks left"),
-      fact(`${v.walls.left}/3 · ${v.walls.right}/3`, "walls left · right"),
-      fact(String(v.walls.cards_left), "wall cards left"),
-    );
-  }
-
-  function dice(node, v) {
-    const last = v && v.last_dice;
-    if (!last) { node.replaceChildren(el("p", { class: "hint" }, "No dice rolled yet.")); return; }
-    node.replaceChildren(
-      ...last.values.map((d) => el("div", { class: "die", "aria-label": `die showing ${d}` }, String(d))),
-      el("span", { class: "hint" }, `for ${String(last.purpose).replace("_", " ")}`),
-    );
-  }
-
-  function traps(node, numbers) {
-    node.replaceChildren(...numbers.map((n) => el("div", { class: "trap" }, String(n))));
-  }
-
-  function trapNumbers(v) {
-    return Object.values((v && v.traps) || {}).map(Number).sort((a, b) => a - b);
-  }
-
-  function advChip(seat, adv, extra) {
-    return el("span", { class: "chip" },
-      el("i", { style: `background:${Board.seatColour(seat)}` }, Chac.initials(adv.name)),
-      `${adv.name}`, extra ? el("span", { class: "hint" }, ` ${extra}`) : null);
-  }
-
-  const STATUS = { alive: "", eliminated: "eliminated", escaped: "escaped", waiting: "waiting" };
-
-  function people(node, v) {
-    if (!v || !v.seats) { node.replaceChildren(); return; }
-    node.replaceChildren(...v.seats.map((seat) => {
-      const adv = seat.adventurer;
-      const bits = [el("b", {}, seat.name), " "];
-      if (!adv) bits.push(el("span", { class: "hint" }, "choosing an adventurer"));
-      else {
-        const where = adv.status === "alive" ? `on ${adv.space}` : STATUS[adv.status];
-        bits.push(advChip(seat.seat, adv, `${where} · ${plural(adv.cards, "card")}` +
-          (adv.load_level ? ` · load ${adv.load_level}` : "") +
-          (adv.actions ? ` · ${plural(adv.actions, "action")}` : "")));
-        if (seat.replacement === "waiting" && v.phase !== "over") bits.push(el("span", { class: "hint" }, " (replacement waiting)"));
-      }
-      if (seat.out) bits.push(el("span", { class: "hint" }, " — out"));
-      return el("div", { "data-seat": seat.seat, style: "margin:.25rem 0" }, ...bits);
-    }));
   }
 
   function log(node, v) {
@@ -84,14 +23,16 @@ const View = (() => {
     if (v && v.log_count) node.setAttribute("start", v.log_count);
   }
 
-  function scores(card, node, v, checked) {
+  // noScore: what a seat without a score reads (a game's page part may word it).
+  function scores(card, node, v, checked, noScore) {
     const result = v && v.result;
     card.hidden = !result;
     if (!result) return;
-    const rows = v.seats.map((seat) => {
-      const score = result.scores[String(seat.seat)];
-      const won = result.winners.includes(seat.seat);
-      return el("tr", {}, el("td", {}, seat.name), el("td", {}, score === undefined ? "did not escape" : String(score)),
+    const winners = result.winners || (result.winner === undefined || result.winner === null ? [] : [result.winner]);
+    const rows = seatsOf(v).map((seat) => {
+      const score = (result.scores || {})[String(seat.seat)];
+      const won = winners.includes(seat.seat);
+      return el("tr", {}, el("td", {}, seat.name), el("td", {}, score === undefined ? noScore || "–" : String(score)),
         el("td", {}, won ? "wins" : ""));
     });
     const parts = [el("table", { class: "scores" }, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Score"), el("th", {}, "")), ...rows)];
@@ -116,6 +57,44 @@ const View = (() => {
     );
   }
 
+  // The view's seats as [{seat, name, ...}], whichever way the game lists them.
+  function seatsOf(v) {
+    return ((v && v.seats) || []).map((seat, i) => (typeof seat === "object" && seat !== null
+      ? { seat: i, ...seat, name: seat.name || `Player ${i + 1}` } : { seat: i, name: String(seat) }));
+  }
+
+  const HIDE = new Set(["game", "seats", "log", "log_count", "commitment", "reveal", "result", "options", "you"]);
+  const words = (key) => key.replace(/_/g, " ");
+
+  function plain(value) {
+    if (value === null || value === undefined) return "–";
+    if (typeof value === "boolean") return value ? "yes" : "no";
+    if (Array.isArray(value) && value.every((x) => typeof x !== "object" || x === null)) return value.join(", ") || "none";
+    return typeof value === "object" ? null : String(value);
+  }
+
+  // A game without page parts: whose turn, then every plain fact of its view, in its own
+  // key names (numbers, words, lists of them); nested objects are left to the log.
+  function plainFacts(node, v, payload) {
+    if (!payload.game) { node.replaceChildren(el("p", {}, "No game yet.")); return; }
+    const turn = (payload.prompts || []).find((p) => p.seat !== null && p.seat !== undefined);
+    const out = [fact(turn ? seatName(v, turn.seat) : "–", "whose turn")];
+    for (const [key, value] of Object.entries(v || {})) {
+      const text = HIDE.has(key) ? null : plain(value);
+      if (text !== null) out.push(fact(text, words(key)));
+    }
+    node.replaceChildren(...out);
+  }
+
+  // Each player with the plain facts the view gives about them.
+  function players(node, v) {
+    node.replaceChildren(...seatsOf(v).map((seat) => el("div", { "data-seat": seat.seat, style: "margin:.25rem 0" },
+      el("b", {}, seat.name), " ",
+      el("span", { class: "hint" }, Object.entries(seat).filter(([k]) => !["seat", "name"].includes(k))
+        .map(([k, value]) => [k, plain(value)]).filter(([, text]) => text !== null)
+        .map(([k, text]) => `${words(k)} ${text}`).join(" · ")))));
+  }
+
   function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
   // A prompt in the table's words: the player and their adventurer ("Ana (Lea): 3 actions
@@ -128,6 +107,7 @@ const View = (() => {
     if (seat) {
       const adv = seat.adventurer;
       who = adv ? `${seat.name} (${adv.first_name})` : seat.name;
+      if (!adv && text.startsWith(`${seat.name} `)) return text; // the prompt names them already
       for (const name of [adv && adv.first_name, seat.name]) {
         if (name && text.startsWith(`${name}: `)) { text = text.slice(name.length + 2); break; }
       }
@@ -152,5 +132,5 @@ const View = (() => {
     node.classList.toggle("mine", mine);
   }
 
-  return { facts, dice, traps, trapNumbers, people, log, scores, commitment, prompt, promptWords, seatName, label, advChip, plural };
+  return { fact, plainFacts, players, log, scores, commitment, prompt, promptWords, seatName, label, plural };
 })();

@@ -3,7 +3,7 @@
 // value when the team shows them, the exchange of treasures; and the receipt of the setup
 // commitment the host keeps to check the game afterwards (CHAC-FAIR-1).
 const Coop = (() => {
-  const el = Chac.el;
+  const el = Companion.el;
 
   function haul(t) {
     if (!t) return "entered at the end";

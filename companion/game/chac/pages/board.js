@@ -44,7 +44,7 @@ const Board = (() => {
     const P = (name) => L.spaces[name];
     const g = s("g");
     svg.append(g);
-    const v = view && view.game === "chac" ? view : null;
+    const v = view && view.seats ? view : null; // null: the board before any game
 
     // Rooms behind the spaces: walls room, lava room, river, chasm.
     const zones = L.zones.map(P).concat([P("E")].filter(Boolean));
@@ -156,7 +156,7 @@ const Board = (() => {
           const token = s("g", { "data-adventurer": item.adv.name, "data-seat": item.seat });
           token.append(s("title", {}, `${item.adv.name} (${(v.seats[item.seat] || {}).name || ""})`));
           token.append(s("circle", { cx, cy, r: 0.21, fill: seatColour(item.seat), stroke: mine ? "#ffd23f" : "#fff", "stroke-width": mine ? 0.07 : 0.04 }));
-          token.append(s("text", { x: cx, y: cy, class: "label", style: "font-size:.2px" }, Chac.initials(item.adv.name)));
+          token.append(s("text", { x: cx, y: cy, class: "label", style: "font-size:.2px" }, Companion.initials(item.adv.name)));
           if (item.adv.lying) token.append(s("text", { x: cx, y: cy + 0.3, class: "label halo", style: "font-size:.16px" }, "lying"));
           g.append(token);
         });
