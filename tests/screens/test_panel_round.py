@@ -4,92 +4,26 @@ camera and the real dice reader, the real Table. Every step checks what the OLED
 from __future__ import annotations
 
 import pytest
-from gpiozero.pins.mock import MockFactory
 
-from companion.panel import Panel
 from companion.rolls import RollWatcher, tray_watcher
-from companion.table import Table
-from hardware.buttons import ButtonPanel
 from hardware.camera import SimCamera
-from hardware.display import dummy_display
+
+from . import panelrig
 
 
-class Clock:
-    def __init__(self):
-        self.now = 100.0
-
-    def __call__(self):
-        return self.now
-
-
-class Rig:
-    """The table's hardware, all fakes that behave like the real parts."""
+class Rig(panelrig.Rig):
+    """The panel's rig with the simulated camera looking into the tray."""
 
     def __init__(self, tmp_path, camera_seed=0):
-        self.clock = Clock()
-        self.factory = MockFactory()
-        self.buttons = ButtonPanel(pin_factory=self.factory, clock=self.clock)
-        self.display = dummy_display(clock=self.clock)
-        self.table = Table.open(tmp_path / "companion.db")
-        self.rolls = RollWatcher(self.table, tray_watcher(), auto_submit=False)
-        self.panel = Panel(self.table, rolls=self.rolls, clock=self.clock)
+        super().__init__(tmp_path)
         self.camera = SimCamera(seed=camera_seed, fps=15, hand_chance=0)
         self.camera.open()
         for _ in range(3):
             self.rolls.on_frame(self.camera.read())
 
-    def close(self):
-        self.buttons.close()
-        self.table.close()
-        self.factory.reset()
-
-    def _deliver(self):
-        while (event := self.buttons.next_event(timeout=0)) is not None:
-            self.panel.handle(event)
-        self.refresh()
-
-    def refresh(self):
-        self.panel.tick()
-        self.display.show(self.panel.render())
-
-    def press(self, name, hold=False):
-        pin = self.buttons.pin(name)
-        self.clock.now += 0.1
-        pin.drive_low()
-        if hold:
-            self.clock.now += 1.1
-        else:
-            self.clock.now += 0.08
-        self._deliver()
-        pin.drive_high()
-        self._deliver()
-        return self.shown()
-
-    def hold(self, name):
-        """Press and keep holding; returns the screen while held and a function to let go."""
-        pin = self.buttons.pin(name)
-        self.clock.now += 0.1
-        pin.drive_low()
-        self.clock.now += 1.1
-        self._deliver()
-
-        def let_go():
-            pin.drive_high()
-            self._deliver()
-            return self.shown()
-
-        return self.shown(), let_go
-
-    def wait(self, seconds):
-        self.clock.now += seconds
-        self.refresh()
-        return self.shown()
-
-    def shown(self):
-        """The screen model, checked against what the dummy OLED really holds."""
-        screen = self.panel.screen()
-        assert self.display.device.image.tobytes() == screen.image.tobytes()
-        return screen
+    def _rolls(self):
+        self.rolls = RollWatcher(self.table, tray_watcher(), auto_submit=False)
+        return self.rolls
 
     def throw(self, faces):
         self.camera.throw(faces)
