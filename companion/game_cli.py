@@ -401,7 +401,10 @@ def run_simulate(args: argparse.Namespace) -> int:
         f"({report['commands_per_game']} commands a game), invariants checked after every "
         "command"
     )
-    print("players:", ", ".join(f"{n}: {g} games" for n, g in report["players"].items()))
+    print(
+        "players:",
+        ", ".join(f"{n}: {g} game{'s' if g != 1 else ''}" for n, g in report["players"].items()),
+    )
     if simulation.stats is not None:
         print("\n".join(simulation.stats.lines(report)))
     return 0
