@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from companion.game.protocol import AuditMismatch, Command, Event
+from companion.game.protocol import AuditMismatch, Command, Event, RuleError
 
 
 def canonical(hidden: dict[str, Any]) -> str:
@@ -44,17 +44,22 @@ def matches_noted(published: str, noted: str) -> bool:
 
 
 def replay_on_reveal(
-    state: Any,
+    setup: Callable[[], Any],
     noted: str,
     commands: Iterable[tuple[dict[str, Any], list[Event]]],
     validate: Callable[[Any, Command], list[Event]],
     fold: Callable[[Any, Event], Any],
     seen: Callable[[Any, Event], None],
-) -> tuple[str, int]:
-    """(the published commitment, commands replayed) for a game set up as `state` (with its
-    `salt` and `hidden`), checked against `noted`, each logged command's events against what
-    `validate` gives on the revealed state. `seen(state, event)` runs before each event is
-    folded, for the game's own counts. Raises AuditMismatch saying where the log differs."""
+) -> tuple[Any, str, int]:
+    """(the final state, the published commitment, commands replayed) for the game `setup()`
+    deals (a state with its `salt` and `hidden`), checked against `noted`, each logged
+    command's events against what `validate` gives on the revealed state. `seen(state,
+    event)` runs before each event is folded, for the game's own counts. Raises
+    AuditMismatch saying where the log differs."""
+    try:
+        state = setup()
+    except RuleError as exc:
+        raise AuditMismatch(f"the logged setup cannot be played: {exc.reason}") from None
     published = commitment(state.salt, state.hidden)
     if not matches_noted(published, noted):
         raise AuditMismatch(
@@ -78,7 +83,7 @@ def replay_on_reveal(
             seen(state, event)
             fold(state, event)
         count += 1
-    return published, count
+    return state, published, count
 
 
 def _what(raw: Any) -> str:

@@ -17,7 +17,7 @@ from companion.game.chac import fold as folding
 from companion.game.chac import rules
 from companion.game.chac.game import new_state
 from companion.game.fairness import replay_on_reveal
-from companion.game.protocol import AuditMismatch, AuditUnfinished, RuleError
+from companion.game.protocol import AuditMismatch, AuditUnfinished
 
 __all__ = ["Audit", "AuditMismatch", "AuditUnfinished", "audit_game"]
 
@@ -47,10 +47,6 @@ def audit_game(
 ) -> Audit:
     """Check one game: its setup against the noted commitment, then each logged command's
     events against what the revealed state gives. Raises AuditMismatch or AuditUnfinished."""
-    try:
-        state = new_state(options, seats, seed)
-    except RuleError as exc:
-        raise AuditMismatch(f"the logged setup cannot be played: {exc.reason}") from None
     counts = {"drawn": 0, "walls": 0}
 
     def seen(state: Any, event: dict[str, Any]) -> None:
@@ -59,7 +55,9 @@ def audit_game(
         if kind == "walls":
             counts["walls"] += len(state.hidden["walls"][state.wall_pos : state.wall_pos + 3])
 
-    published, count = replay_on_reveal(state, noted, commands, rules.validate, folding.fold, seen)
+    state, published, count = replay_on_reveal(
+        lambda: new_state(options, seats, seed), noted, commands, rules.validate, folding.fold, seen
+    )
     if state.phase != "over":
         raise AuditUnfinished("the game is not finished: nothing is revealed yet")
     return Audit(published, count, counts["drawn"], counts["walls"], _caskets_scored(state))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.game.arguments import is_int, seat_of
 from companion.game.chac.fold import nearest_to_exit, replacement_seats, swimmers
 from companion.game.chac.hidden import DECKS
 from companion.game.chac.state import PURPOSES, Adventurer, ChacState
@@ -19,22 +20,6 @@ Event = dict[str, Any]
 CORRECTIONS = frozenset({"set_space", "set_boulder", "set_planks"})
 # The host's own commands, which a random player never sends: the corrections, ending the game.
 HOST_ONLY = CORRECTIONS | {"end_game"}
-
-
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _seat_of(state: ChacState, cmd: Command, default: int | None) -> int:
-    """The seat a command speaks for: its own, or for the table/host the named or current one."""
-    seat = cmd.seat
-    if seat is None:
-        seat = cmd.args.get("player", default)
-    if seat is None:
-        raise RuleError('Say which player this is for ("player": seat number).')
-    if not _int(seat) or not 0 <= seat < len(state.seats):
-        raise RuleError(f"There is no seat {seat!r} at this table.")
-    return seat
 
 
 def _name(state: ChacState, seat: int) -> str:
@@ -48,7 +33,7 @@ def _name(state: ChacState, seat: int) -> str:
 def _choose_adventurer(state: ChacState, cmd: Command) -> list[Event]:
     if state.phase != "setup":
         raise RuleError("Adventurers are chosen before the first round.", "CHAC-SET-1")
-    seat = _seat_of(state, cmd, None)
+    seat = seat_of(state, cmd, None)
     if state.seats[seat].advs:
         raise RuleError(f"{state.seats[seat].name} has already chosen.", "CHAC-SET-1")
     name = cmd.args.get("adventurer")
@@ -72,7 +57,7 @@ def _first_dicekeeper(state: ChacState, cmd: Command) -> list[Event]:
     if cmd.seat is not None:
         raise RuleError("The host chooses the first dicekeeper (the oldest player).", "CHAC-SET-2")
     keeper = cmd.args.get("keeper")
-    if not _int(keeper) or not 0 <= keeper < len(state.seats):
+    if not is_int(keeper) or not 0 <= keeper < len(state.seats):
         raise RuleError('Name the first dicekeeper\'s seat number as "keeper".', "CHAC-SET-2")
     return [{"type": "first_dicekeeper", "keeper": keeper}]
 
@@ -86,7 +71,7 @@ def _cards_arg(
     """The cards a discard names: ids (digital mode) or a count (physical mode)."""
     if state.options["treasure_mode"] == "physical":
         count = args.get("count")
-        if not _int(count) or count < 1:
+        if not is_int(count) or count < 1:
             raise RuleError('Say how many cards you discard as "count".')
         if need is not None and count != need:
             raise RuleError(f"Discard exactly {need} cards.", "CHAC-RIVER-2")
@@ -111,7 +96,7 @@ def _loader(state: ChacState, cmd: Command) -> tuple[int, Adventurer]:
     if state.phase != "load":
         raise RuleError("Cards are discarded in the load phase, before the roll.", "CHAC-LL-1")
     actor = state.actor()
-    seat = _seat_of(state, cmd, actor)
+    seat = seat_of(state, cmd, actor)
     if seat != actor:
         raise RuleError(
             f"{_name(state, actor or 0)} discards first (dicekeeper first, then clockwise).",
@@ -139,7 +124,7 @@ def _stamina(state: ChacState, cmd: Command) -> list[Event]:
         raise RuleError(
             "Stamina is used after load levels are set, before the roll.", "CHAC-ABIL-STAMINA"
         )
-    seat = _seat_of(state, cmd, state.actor())
+    seat = seat_of(state, cmd, state.actor())
     adv = state.seats[seat].adv
     if adv is None or adv.status != "alive":
         raise RuleError("Only an adventurer in the temple can use Stamina.", "CHAC-ABIL-STAMINA")
@@ -163,7 +148,7 @@ def _dice(state: ChacState, cmd: Command) -> list[Event]:
         raise RuleError("No dice roll is awaited now.")
     values = cmd.args.get("values")
     n = roll["dice"]
-    if not isinstance(values, list) or not all(_int(v) and 1 <= v <= 6 for v in values):
+    if not isinstance(values, list) or not all(is_int(v) and 1 <= v <= 6 for v in values):
         raise RuleError("Dice values must be a list of numbers from 1 to 6.")
     if len(values) != n:
         raise RuleError(f"Roll {n} dice for {PURPOSES[roll['purpose']]}, not {len(values)}.")
@@ -178,7 +163,7 @@ def _acting(state: ChacState, cmd: Command) -> Adventurer:
     if state.phase != "actions":
         raise RuleError("Actions are taken in the action phase.", "CHAC-ACT-2")
     actor = state.actor()
-    seat = _seat_of(state, cmd, actor)
+    seat = seat_of(state, cmd, actor)
     if seat != actor:
         raise RuleError(f"It is {_name(state, actor or 0)}'s turn.", "CHAC-ACT-2")
     if state.roll is not None:
@@ -274,7 +259,7 @@ def _movement(how: str) -> Callable[[ChacState, Command], list[Event]]:
 
 
 def _slab_event(state: ChacState, number: Any, space: str) -> Event:
-    if not _int(number) or not 1 <= number <= 14:
+    if not is_int(number) or not 1 <= number <= 14:
         raise RuleError("A slab's number is a Mayan number from 1 to 14.", "CHAC-LAVA-3")
     for other, n in state.slabs.items():
         if n == number and other != space:
@@ -288,7 +273,7 @@ def _slab(state: ChacState, cmd: Command) -> list[Event]:
     wait = state.slab_wait
     if wait is None:
         raise RuleError("No slab is being turned over now.", "CHAC-LAVA-3")
-    seat = _seat_of(state, cmd, wait["seat"])
+    seat = seat_of(state, cmd, wait["seat"])
     if seat != wait["seat"]:
         raise RuleError(f"{_name(state, wait['seat'])} is turning the slab over.", "CHAC-LAVA-3")
     return [_slab_event(state, cmd.args.get("number"), wait["space"])]
@@ -376,7 +361,7 @@ def _reroll(state: ChacState, cmd: Command) -> list[Event]:
     if (
         not isinstance(dice, list)
         or not dice
-        or not all(_int(i) and 0 <= i < 5 for i in dice)
+        or not all(is_int(i) and 0 <= i < 5 for i in dice)
         or len(set(dice)) != len(dice)
     ):
         raise RuleError("Name the dice to reroll by position, 0 to 4, e.g. [0, 3].", "CHAC-ALC-1")
@@ -386,7 +371,7 @@ def _reroll(state: ChacState, cmd: Command) -> list[Event]:
 def _lock_pick(state: ChacState, cmd: Command) -> list[Event]:
     if state.phase != "actions" or state.actor() is None:
         raise RuleError("Lock Picking follows an alcove roll.", "CHAC-ABIL-LOCK")
-    seat = _seat_of(state, cmd, state.actor())
+    seat = seat_of(state, cmd, state.actor())
     adv = state.seats[seat].adv
     if seat != state.actor() or adv is None or state.roll is not None:
         raise RuleError("Lock Picking follows your own alcove roll.", "CHAC-ABIL-LOCK")
@@ -410,7 +395,7 @@ def _river_decider(state: ChacState, cmd: Command) -> Adventurer:
     river = state.river
     if river is None or state.roll is not None:
         raise RuleError("No river exit is waiting for a decision.", "CHAC-RIVER-2")
-    seat = _seat_of(state, cmd, river["seat"])
+    seat = seat_of(state, cmd, river["seat"])
     if seat != river["seat"]:
         raise RuleError(f"{_name(state, river['seat'])} is leaving the river.", "CHAC-RIVER-2")
     adv = state.seats[seat].adv
@@ -422,7 +407,7 @@ def _swim(state: ChacState, cmd: Command) -> list[Event]:
     river = state.river
     if river is None or state.roll is not None:
         raise RuleError("No river exit is waiting for a decision.", "CHAC-RIVER-2")
-    seat = _seat_of(state, cmd, river["seat"])
+    seat = seat_of(state, cmd, river["seat"])
     if seat in swimmers(state):
         return [{"type": "swim", "seat": seat}]
     adv = state.seats[seat].adv
@@ -480,7 +465,7 @@ def _offered(state: ChacState, adv: Adventurer, args: Mapping[str, Any], key: st
     """The cards of `adv` named in an exchange: ids (digital mode) or a count (physical)."""
     if state.options["treasure_mode"] == "physical":
         count = args.get("count", 0)
-        if not _int(count) or not 0 <= count <= len(adv.cards):
+        if not is_int(count) or not 0 <= count <= len(adv.cards):
             raise RuleError(
                 f'Say how many of {adv.first_name}\'s {len(adv.cards)} cards as "count".',
                 "CHAC-COOP-4",
@@ -504,14 +489,14 @@ def _exchange(state: ChacState, cmd: Command) -> list[Event]:
     _spend(adv)
     _not_at_river_end(state, adv)
     other_seat = cmd.args.get("with")
-    if not _int(other_seat) or not 0 <= other_seat < len(state.seats) or other_seat == adv.seat:
+    if not is_int(other_seat) or not 0 <= other_seat < len(state.seats) or other_seat == adv.seat:
         raise RuleError('Name the other player\'s seat as "with".', "CHAC-COOP-4")
     other = state.seats[other_seat].adv
     if other is None or other.status != "alive" or other.space != adv.space:
         raise RuleError("Exchange only with an adventurer on your space.", "CHAC-COOP-4")
     cards = _offered(state, adv, cmd.args, "cards")
     ask = cmd.args.get("ask", 0)
-    if not _int(ask) or not 0 <= ask <= len(other.cards):
+    if not is_int(ask) or not 0 <= ask <= len(other.cards):
         raise RuleError(
             f"Ask for 0 to {len(other.cards)} of {other.first_name}'s cards.", "CHAC-COOP-4"
         )
@@ -532,7 +517,7 @@ def _answerer(state: ChacState, cmd: Command) -> int:
     offer = state.offer
     if offer is None:
         raise RuleError("No exchange is waiting for an answer.", "CHAC-COOP-4")
-    seat = _seat_of(state, cmd, offer["with"])
+    seat = seat_of(state, cmd, offer["with"])
     if seat != offer["with"]:
         raise RuleError(f"{_name(state, offer['with'])} answers the exchange.", "CHAC-COOP-4")
     return seat
@@ -563,7 +548,7 @@ def _pass_dice(state: ChacState, cmd: Command) -> list[Event]:
         raise RuleError("The table chooses who gets the dice on a tie.", "CHAC-COOP-2")
     keeper = cmd.args.get("keeper")
     tied = nearest_to_exit(state)
-    if keeper not in tied or not _int(keeper):
+    if keeper not in tied or not is_int(keeper):
         names = " or ".join(state.seats[i].name for i in tied)
         raise RuleError(f"The dice go to {names} (nearest the exit).", "CHAC-COOP-2")
     return [{"type": "pass_dice", "keeper": keeper}]
@@ -587,7 +572,7 @@ def _walls(state: ChacState, cmd: Command) -> list[Event]:
 def _replacer(state: ChacState, cmd: Command) -> int:
     if state.phase != "replace":
         raise RuleError("Replacements come in after the boulder moves.", "CHAC-REPL-1")
-    seat = _seat_of(state, cmd, None)
+    seat = seat_of(state, cmd, None)
     if seat not in replacement_seats(state):
         raise RuleError(
             f"{state.seats[seat].name} has no replacement to bring in now.", "CHAC-REPL-1"
@@ -613,7 +598,7 @@ def _score(state: ChacState, cmd: Command) -> list[Event]:
         raise RuleError(
             "Treasure values are entered once the game is over (physical cards).", "CHAC-END-2"
         )
-    seat = _seat_of(state, cmd, None)
+    seat = seat_of(state, cmd, None)
     adv = state.seats[seat].adv
     if adv is None or adv.status != "escaped":
         raise RuleError("Only players whose adventurer escaped score.", "CHAC-END-2")
@@ -621,7 +606,7 @@ def _score(state: ChacState, cmd: Command) -> list[Event]:
         raise RuleError(f"{state.seats[seat].name} has already entered their values.")
     values = cmd.args.get("values")
     caskets = cmd.args.get("caskets", [])
-    if not isinstance(values, list) or not all(_int(v) and 1 <= v <= 6 for v in values):
+    if not isinstance(values, list) or not all(is_int(v) and 1 <= v <= 6 for v in values):
         raise RuleError('Enter each card\'s value (1 to 6) as "values".', "CHAC-END-2")
     taken = {d for s in state.seats if s.scored for d in s.scored[1]}
     if (
@@ -673,7 +658,7 @@ def _host(state: ChacState, cmd: Command) -> None:
 
 def _set_space(state: ChacState, cmd: Command) -> list[Event]:
     _host(state, cmd)
-    seat = _seat_of(state, cmd, None)
+    seat = seat_of(state, cmd, None)
     adv = state.seats[seat].adv
     if adv is None or adv.status != "alive":
         raise RuleError(f"{state.seats[seat].name} has no adventurer in the temple.")
@@ -704,7 +689,7 @@ def _set_boulder(state: ChacState, cmd: Command) -> list[Event]:
 def _set_planks(state: ChacState, cmd: Command) -> list[Event]:
     _host(state, cmd)
     planks = cmd.args.get("planks")
-    if not _int(planks) or not 0 <= planks <= 5:
+    if not is_int(planks) or not 0 <= planks <= 5:
         raise RuleError("The bridge has 0 to 5 planks.", "CHAC-BRIDGE-1")
     return [{"type": "set_planks", "planks": planks}]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from companion.game.arguments import is_int, seat_of
 from companion.game.inka.fold import points
 from companion.game.inka.state import ACTION_POINTS, COLOURS, STATUES, InkaState
 from companion.game.protocol import Command, RuleError
@@ -17,29 +18,13 @@ Event = dict[str, Any]
 MAX_SNAKES = 3  # one turn's points can pay for at most three snakes
 
 
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _seat_of(state: InkaState, cmd: Command, default: int | None) -> int:
-    """The seat a command speaks for: its own, or for the table/host the named or current one."""
-    seat = cmd.seat
-    if seat is None:
-        seat = cmd.args.get("player", default)
-    if seat is None:
-        raise RuleError('Say which player this is for ("player": seat number).')
-    if not _int(seat) or not 0 <= seat < len(state.seats):
-        raise RuleError(f"There is no seat {seat!r} at this table.")
-    return seat
-
-
 # -- setup ---------------------------------------------------------------------------------------
 
 
 def _choose_colour(state: InkaState, cmd: Command) -> list[Event]:
     if state.stage != "setup":
         raise RuleError("Colours are chosen before the game begins.", "INKA-SET-1")
-    seat = _seat_of(state, cmd, None)
+    seat = seat_of(state, cmd, None)
     player = state.seats[seat]
     if player.colour is not None:
         raise RuleError(f"{player.name} already plays {player.colour}.", "INKA-SET-1")
@@ -58,7 +43,7 @@ def _first_player(state: InkaState, cmd: Command) -> list[Event]:
     if cmd.seat is not None:
         raise RuleError("The host names the youngest player, who begins.", "INKA-SET-1")
     seat = cmd.args.get("player")
-    if not _int(seat) or not 0 <= seat < len(state.seats):
+    if not is_int(seat) or not 0 <= seat < len(state.seats):
         raise RuleError('Name the youngest player\'s seat number as "player".', "INKA-SET-1")
     return [{"type": "first_player", "seat": seat}]
 
@@ -68,7 +53,7 @@ def _in_turn(state: InkaState, cmd: Command, stage: str, rule: str, what: str) -
     if state.stage != stage:
         raise RuleError(f"Not now: {what} {_WHEN[stage]}.", rule)
     assert state.turn is not None
-    seat = _seat_of(state, cmd, state.turn)
+    seat = seat_of(state, cmd, state.turn)
     if seat != state.turn:
         raise RuleError(f"It is {state.name(state.turn)}'s turn, not {state.name(seat)}'s.", rule)
     return seat
@@ -154,7 +139,7 @@ def _move_tile(state: InkaState, cmd: Command) -> list[Event]:
 
 def _snake(state: InkaState, cmd: Command) -> list[Event]:
     count = cmd.args.get("count", 1)
-    if not _int(count) or not 1 <= count <= MAX_SNAKES:
+    if not is_int(count) or not 1 <= count <= MAX_SNAKES:
         raise RuleError(f'Say how many snakes were passed as "count" (1 to {MAX_SNAKES}).')
     return _spend(state, cmd, "snake", count)
 

@@ -16,7 +16,7 @@ from companion.game.fairness import replay_on_reveal
 from companion.game.moctezuma import fold as folding
 from companion.game.moctezuma import rules
 from companion.game.moctezuma.game import new_state
-from companion.game.protocol import AuditMismatch, AuditUnfinished, RuleError
+from companion.game.protocol import AuditMismatch, AuditUnfinished
 
 __all__ = ["Audit", "AuditMismatch", "AuditUnfinished", "audit_game"]
 
@@ -46,17 +46,15 @@ def audit_game(
 ) -> Audit:
     """Check one game: its setup against the noted commitment, then each logged command's
     events against what the revealed state gives. Raises AuditMismatch or AuditUnfinished."""
-    try:
-        state = new_state(options, seats, seed)
-    except RuleError as exc:
-        raise AuditMismatch(f"the logged setup cannot be played: {exc.reason}") from None
     counts = {"drawn": 0, "peeked": 0}
 
     def seen(state: Any, event: dict[str, Any]) -> None:
         counts["drawn"] += len(event["cards"]) if event["type"] == "explored" else 0
         counts["peeked"] += len(event["seen"]) if event["type"] == "researched" else 0
 
-    published, count = replay_on_reveal(state, noted, commands, rules.validate, folding.fold, seen)
+    state, published, count = replay_on_reveal(
+        lambda: new_state(options, seats, seed), noted, commands, rules.validate, folding.fold, seen
+    )
     if not state.over:
         raise AuditUnfinished("the game is not finished: nothing is revealed yet")
     return Audit(published, count, counts["drawn"], counts["peeked"], state.turned)
