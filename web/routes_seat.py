@@ -10,7 +10,7 @@ from companion.game.protocol import Command, RuleError
 from web.glyphs import SHOW_SECONDS, media_type
 from web.guard import client_key, json_body, refuse, require_seat, state
 from web.routes_table import event_stream
-from web.views import seat_payload
+from web.views import offered, seat_payload
 
 bp = Blueprint("seat_api", __name__, url_prefix="/api/seat")
 
@@ -41,7 +41,7 @@ def command():
     if cmd.seat is not None and cmd.seat != seat:
         return refuse(403, "A phone can only act for its own seat.")
     table = state().table
-    if cmd.type not in {c.type for c in table.legal(seat)}:
+    if cmd.type not in {c.type for c in offered(table, seat)}:
         return refuse(409, "That is not one of your actions now; the buttons show what you can do.")
     return outcome_response(table.submit(Command(cmd.type, seat, cmd.args)), for_player=True)
 

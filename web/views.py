@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.game.protocol import Command
 from companion.table import Table
 from web.parts import page_parts
 
@@ -52,6 +53,10 @@ def seat_payload(table: Table, seat: int) -> dict[str, Any]:
         "prompts": [p.to_json() for p in table.prompts()],
         **commands(table, seat),
     }
+    if hasattr(table.game, "seat_commands"):
+        offers = offered(table, seat, view)
+        payload["offers"] = [c.to_json() for c in offers]
+        payload["offer_labels"] = [table.game.describe(c) for c in offers]
     payload.update(reveal_checked(table, view))  # the scores and reveal, as on the table
     return payload
 
@@ -64,6 +69,16 @@ def commands(table: Table, seat: int | None) -> dict[str, list]:
         "legal": [c.to_json() for c in legal],
         "labels": [game.describe(c) for c in legal] if game else [],
     }
+
+
+def offered(table: Table, seat: int, view: dict[str, Any] | None = None) -> list[Command]:
+    """What a seat's page offers as buttons: its legal commands, or the game's own offer
+    (`seat_commands`) when that holds steps the rules refuse with a reason worth reading."""
+    legal = table.legal(seat)
+    offer = getattr(table.game, "seat_commands", None)
+    if offer is None:
+        return legal
+    return offer(table.seat_view(seat) if view is None else view, seat, legal)
 
 
 def host_payload(table: Table, fixed_seeds: bool = False) -> dict[str, Any]:

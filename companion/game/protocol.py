@@ -129,7 +129,9 @@ class Game(Protocol):
 
     A game bundle may also bring, as optional methods the generic parts look for:
     `menu_label(command, seats) -> str | None` (a shorter label for the OLED menu; None keeps
-    the command off the panel), `screens()` (the module drawing its OLED screens: see
+    the command off the panel), `seat_commands(seat_view, seat, legal)` (what a seat page
+    offers as buttons when that is more than the legal commands: steps the rules refuse
+    with a reason worth reading), `screens()` (the module drawing its OLED screens: see
     `companion.screens.generic`), `simulation()` (what `companion simulate` checks after every
     command and counts per game), `verify(options, seats, seed, commands, noted)` (checks a
     finished game against the commitment noted at setup, raising AuditMismatch or

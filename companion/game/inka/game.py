@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from companion.game.inka import fold as folding
 from companion.game.inka import legal as listing
 from companion.game.inka import prompts as prompting
-from companion.game.inka import rules, views
+from companion.game.inka import rules, steps, views
 from companion.game.inka.state import InkaState, Player
 from companion.game.protocol import Command, Event, Option, Prompt, RuleError
 
@@ -123,6 +123,12 @@ class InkaGame:
     def random_weights(self, state: InkaState, commands: list[Command]) -> list[float]:
         """Random play collects statues and heads out more often than it dawdles."""
         return [_WEIGHTS.get(c.type, 1.0) for c in commands]
+
+    def seat_commands(
+        self, view: Mapping[str, Any], seat: int, legal: list[Command]
+    ) -> list[Command]:
+        """What the seat page offers as buttons: the panel menu's steps (`steps.offered`)."""
+        return steps.offered(view, seat, legal)
 
     def screens(self) -> Any:
         """Its OLED screens: turn, phase and points; the placements of the setup."""

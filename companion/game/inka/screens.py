@@ -4,8 +4,7 @@ placement it is and how many stepping tiles are left. Pure functions of the publ
 `companion.screens.generic` (Inka has no secrets to peek at).
 
 The menu offers every kind of step a player may report in phases 2 and 3, not only the legal
-ones: a player who reports a step the rules refuse (a fourth point, a statue of another
-colour, an exit before the third statue, the blocking counter on a target tile) reads why.
+ones (`steps.offered`, which the seat page offers too), so a refused step is answered with why.
 """
 
 from __future__ import annotations
@@ -13,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.game.inka.state import COLOURS, STEPPING_TILES
+from companion.game.inka import steps
+from companion.game.inka.state import STEPPING_TILES
 from companion.game.protocol import Command, Prompt
 from companion.screens import common
 from companion.screens.canvas import BIG, SMALL, WIDTH, Canvas, Screen
@@ -95,20 +95,4 @@ def actions_left(view: View, seat: int | None) -> int | None:
 def menu_commands(view: View, seat: int | None, legal: list[Command]) -> list[Command]:
     """In phases 2 and 3, every step a player may report, legal or not, so a refused one is
     answered with its reason; otherwise the legal commands."""
-    if seat is None or view.get("stage") != "play" or view.get("turn") != seat:
-        return legal
-    if view.get("phase") not in (2, 3):
-        return legal
-    own = view["seats"][seat].get("colour")
-    others = [p["colour"] for p in view["seats"] if p.get("colour") not in (None, own)]
-    return [
-        Command("move_tile", seat),
-        Command("snake", seat, {"count": 1}),
-        Command("collect_statue", seat, {"colour": own}),
-        Command("secret_passage", seat),
-        Command("diamond", seat),
-        Command("exit", seat),
-        *(Command("place_blocker", seat, {"on": on}) for on in ("space", "tile", "target")),
-        *(Command("collect_statue", seat, {"colour": c}) for c in COLOURS if c in others),
-        Command("end_turn", seat),
-    ]
+    return steps.offered(view, seat, legal)

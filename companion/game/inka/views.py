@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.game.inka.state import ACTION_POINTS, PHASES, STATUES, InkaState
+from companion.game.inka.state import ACTION_POINTS, PHASES, STATUES, STEPPING_TILES, InkaState
 
 LOG_LINES = 20
 
@@ -26,10 +26,12 @@ def public_view(state: InkaState) -> dict[str, Any]:
         "turn_number": state.turn_number,
         "phase": state.phase if playing else None,
         "phase_name": PHASES[state.phase] if playing else None,
+        "phase_names": list(PHASES.values()),
         "points": state.points if playing else 0,
         "action_points": ACTION_POINTS,
         "spent": dict(state.spent) if playing else None,
         "tiles_left": state.tiles_left,
+        "stepping_tiles": STEPPING_TILES,
         "statues_each": STATUES,
         "seats": [
             {
