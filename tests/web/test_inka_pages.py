@@ -193,7 +193,15 @@ def test_two_turns_of_inka_from_the_phones_with_the_oled_after_each(live_server,
     assert "Ana collects a red statue (1 of 3): 1 point left." in log
     assert "Ben ends the turn (1 point unused, lost)." in log
 
+    # The table page on a phone: the same turn and points, nothing wider than the screen.
+    small = watch(browser.new_context(**PHONE).new_page(), errors)
+    small.goto(f"{base}/")
+    small.wait_for_selector("#inka-points[data-left='3']")
+    assert small.inner_text("#inka-turn .inka-who") == "Caro (green)"
+    assert small.evaluate("document.documentElement.scrollWidth") <= 390
+
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     board.screenshot(path=str(ARTIFACTS / "inka-table.png"), full_page=True)
+    small.screenshot(path=str(ARTIFACTS / "inka-table-phone.png"), full_page=True)
     phones[2].screenshot(path=str(ARTIFACTS / "inka-seat.png"), full_page=True)
     assert not errors, errors
