@@ -454,6 +454,7 @@ class Service:
         return panel
 
     def _make_web(self, limits: Any) -> Any:
+        from companion.runtime.web_ports import service_ports
         from web import sim
         from web.app import create_app
         from web.server import WebServer
@@ -467,7 +468,7 @@ class Service:
             names=[f"{self.config.mdns.name}.local"] if self.config.mdns.enabled else [],
             fixed_seeds=self._fixed_seeds,
         )
-        sim.install(app, self)
+        sim.install(app, service_ports(self.health, self.rolls, self.simulator))
         self._attach_calibration(app)
         self.access = app.extensions["companion"].access
         web = self.config.web
