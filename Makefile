@@ -99,6 +99,7 @@ endif
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: $(STAMP)
 	$(BIN)/ruff format .

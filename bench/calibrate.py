@@ -14,8 +14,8 @@ import time
 import numpy as np
 
 from calibration import tiles, tray
-from calibration.profile import CalibrationProfile
 from calibration.tile_synth import SimTableCamera
+from companion.profile import CalibrationProfile
 from hardware.camera import CameraSettings
 
 

@@ -32,7 +32,7 @@ def serve(data_dir: str, port: int) -> None:
     import logging
 
     from companion import config
-    from companion.service import Service
+    from companion.runtime.service import Service
     from web.app import Limits
 
     logging.basicConfig(level=logging.WARNING)

@@ -56,7 +56,7 @@ def serve(data_dir: str, port: int) -> None:
     from companion import config
     from companion.data_lock import DataDirBusy
     from companion.log_check import EXIT_LOG_NEEDS_OWNER
-    from companion.service import Service
+    from companion.runtime.service import Service
     from companion.store import StoreError
     from web.app import Limits
 

@@ -55,7 +55,7 @@ def serve(data_dir: str, port: int, fps: float, trace: bool = False) -> None:
     start_probe(Path(data_dir), trace)
 
     from companion import config
-    from companion.service import Service
+    from companion.runtime.service import Service
     from web.app import Limits
 
     logging.basicConfig(level=logging.WARNING)

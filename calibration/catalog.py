@@ -1,8 +1,8 @@
 """The glyph catalog: the owner's 14 glyph pictures, one PNG per Mayan number.
 
-Layout, shared with the seat page's glyph viewer (`web/glyphs.py`): DATA_DIR/glyphs/<n>.png
-for n in 1..14. A missing file means the companion has no picture for that number, and
-deciphering falls back to peeking at the physical tile (CHAC-GLYPH-2).
+Layout (`companion.glyph_pictures`, read by the panel and the seat page's glyph viewer):
+DATA_DIR/glyphs/<n>.png for n in 1..14. A missing file means the companion has no picture for
+that number, and deciphering falls back to peeking at the physical tile (CHAC-GLYPH-2).
 
 Which picture belongs to which number is what the trap secret hides, so nothing here serves
 pictures to anyone: the pages that may show one read the files themselves.
@@ -15,15 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from companion.atomic_file import write_atomically
-
-GLYPH_NUMBERS = range(1, 15)
-FOLDER = "glyphs"
-
-
-def glyph_path(data_dir: str | Path, number: int) -> Path:
-    if number not in GLYPH_NUMBERS:
-        raise ValueError(f"Glyph numbers are 1-14, not {number}.")
-    return Path(data_dir) / FOLDER / f"{number}.png"
+from companion.glyph_pictures import GLYPH_NUMBERS, glyph_path
 
 
 def save_glyph(data_dir: str | Path, number: int, picture: np.ndarray) -> Path:

@@ -63,10 +63,10 @@ def add_dice_command(kinds) -> None:
 def run_dice(args) -> int:
     from dataclasses import replace
 
-    from calibration.profile import ProfileError, load, save
     from companion.dice.cli import format_table
     from companion.dice.scoring import LabelError, load_set
     from companion.dice.tune import tune
+    from companion.profile import ProfileError, load, save
 
     try:
         calibrated = load(args.profile)

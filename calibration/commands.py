@@ -154,7 +154,7 @@ def run_frame(args: argparse.Namespace) -> int:
 # Glyphs ----------------------------------------------------------------------------------
 def run_glyphs(args: argparse.Namespace) -> int:
     from calibration.session import CalibrationSession
-    from hardware.camera import CameraError
+    from hardware.camera import CameraError, CameraSettings
 
     session = CalibrationSession(_data_dir(args))
     session.start("glyphs")
@@ -169,7 +169,7 @@ def run_glyphs(args: argparse.Namespace) -> int:
             frames = (_read_image(path) for path in args.images)
             return _glyphs_from(session, _pairs(frames), numbers, prompt=False)
         open_camera = camera_factory(args.camera, args.seed)
-        camera = open_camera(session.profile.camera_settings())
+        camera = open_camera(session.profile.camera_settings(CameraSettings()))
         camera.open()
         try:
             if args.camera == "sim":

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from calibration import catalog, tiles, tray
-from calibration import profile as calibration_profile
+from companion import profile as calibration_profile
 
 STEPS = ("frame", "dice", "glyphs")
 TITLES = {"frame": "Frame", "dice": "Dice", "glyphs": "Glyph pictures"}

@@ -15,6 +15,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.profile import tray_size
+
 WORK_WIDTH = 320  # frames are searched at this width: enough for a tray, cheap on a Pi
 MIN_TRAY_AREA = 0.12  # of the frame
 MAX_TRAY_AREA = 0.97
@@ -146,17 +148,6 @@ def order_corners(points: np.ndarray) -> np.ndarray:
     return ordered.astype(np.float32)
 
 
-def tray_size(corners: np.ndarray, width: int | None = None) -> tuple[int, int]:
-    """(width, height) of the straightened tray: its longer edges' lengths, or scaled to
-    `width` pixels wide with the tray's proportions."""
-    c = np.asarray(corners, np.float32)
-    w = max(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[3]))
-    h = max(np.linalg.norm(c[3] - c[0]), np.linalg.norm(c[2] - c[1]))
-    if width is None:
-        return round(w), round(h)
-    return width, max(1, round(width * h / max(w, 1.0)))
-
-
 def warp_tray(image: np.ndarray, corners: np.ndarray, width: int | None = None) -> np.ndarray:
     """The tray floor seen from straight above."""
     w, h = tray_size(corners, width)
@@ -169,9 +160,3 @@ def to_fractions(corners: np.ndarray, size: tuple[int, int]) -> list[list[float]
     """Pixel corners as [x / width, y / height] pairs, rounded for a readable profile."""
     w, h = size
     return [[round(float(x) / w, 4), round(float(y) / h, 4)] for x, y in corners]
-
-
-def from_fractions(fractions, size: tuple[int, int]) -> np.ndarray:
-    """Corners in pixels of a frame of `size` (width, height)."""
-    w, h = size
-    return np.array([[x * w, y * h] for x, y in fractions], np.float32)

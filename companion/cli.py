@@ -11,7 +11,7 @@ from importlib import import_module
 SUBCOMMAND_MODULES = (
     "companion.game_cli",  # replay, verify, simulate
     "companion.dice.cli",  # dice read, dice bench
-    "companion.run_cli",  # run
+    "companion.runtime.run_cli",  # run
     "companion.log_cli",  # log check, log repair, log new
     "calibration.cli",  # calibrate
 )

@@ -43,8 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from companion.config import ConfigError, load
     from companion.data_lock import DataDirBusy, DataDirLock
     from companion.log_check import EXIT_LOG_NEEDS_OWNER, check
-    from companion.service import DB_NAME
-    from companion.store import StoreError
+    from companion.store import DB_NAME, StoreError
 
     overrides = {"data_dir": args.data_dir} if args.data_dir else {}
     try:

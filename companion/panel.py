@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.game.protocol import Command, Prompt
+from companion.glyph_pictures import glyph_path
 from companion.screens import Screen, common, generic
 
 if TYPE_CHECKING:
@@ -88,12 +89,10 @@ class _Screens:
 
 
 def glyphs_in(data_dir: str | Path) -> GlyphSource:
-    """Glyph pictures from the calibration catalog (DATA_DIR/glyphs/<n>.png), or None."""
+    """The owner's glyph pictures (DATA_DIR/glyphs/<n>.png, written by calibration), or None."""
 
     def load(number: int) -> Image.Image | None:
         from PIL import Image
-
-        from calibration.catalog import glyph_path
 
         path = glyph_path(data_dir, number)
         return Image.open(path).convert("L") if path.is_file() else None

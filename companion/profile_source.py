@@ -1,4 +1,4 @@
-"""The owner's calibration profile as the running companion uses it, kept current.
+"""The owner's profile (`companion.profile`) as the running companion uses it, kept current.
 
 Calibration (the host page, or `companion calibrate` in another process) saves the profile
 with an atomic replace, so a changed modification time means a whole new file: the camera
@@ -16,8 +16,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from calibration import profile as calibration_profile
-from calibration.profile import CalibrationProfile
+from companion import profile as owner_profile
+from companion.profile import CalibrationProfile
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ class ProfileSource:
         self.path = Path(path)
         self.check_every = check_every
         self._stamp = self._mtime()
-        self.profile = calibration_profile.load_or_default(self.path)  # ProfileError stops
+        self.profile = owner_profile.load_or_default(self.path)  # ProfileError stops
         self._checked = time.monotonic()
         self._rejected: tuple[int, int] | None = None  # the stamp of a broken file already reported
         self._listeners: list[Callable[[CalibrationProfile], None]] = []
@@ -53,8 +53,8 @@ class ProfileSource:
             if stamp == self._stamp or stamp == self._rejected:
                 return False
             try:
-                profile = calibration_profile.load_or_default(self.path)
-            except calibration_profile.ProfileError as exc:
+                profile = owner_profile.load_or_default(self.path)
+            except owner_profile.ProfileError as exc:
                 self._rejected = stamp
                 log.warning("Calibration profile not used, keeping the previous one: %s", exc)
                 return False

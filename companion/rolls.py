@@ -251,7 +251,7 @@ def tray_watcher(profile: Callable[[], Any] | None = None, agree: int = 2) -> Tr
     differs from frame to frame, so one lucky or unlucky frame does not decide a roll. A hand
     in the tray counts as motion.
 
-    `profile()` returns the calibration profile (calibration.profile.CalibrationProfile) to
+    `profile()` returns the calibration profile (companion.profile.CalibrationProfile) to
     use for this frame, e.g. a ProfileSource's `current`; the reader sees the calibrated tray
     only. None uses the built-in profile and the whole frame."""
     from companion.dice import reader
@@ -259,7 +259,7 @@ def tray_watcher(profile: Callable[[], Any] | None = None, agree: int = 2) -> Tr
     from companion.dice.settle import SettleDetector
 
     if profile is None:
-        from calibration.profile import load
+        from companion.profile import load
 
         fixed = load(None)
         profile = lambda: fixed  # noqa: E731

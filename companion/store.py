@@ -35,6 +35,7 @@ from companion.game.protocol import Event
 log = logging.getLogger(__name__)
 
 # "CHAC" in ASCII: marks a file as ours, so a stray SQLite database is refused as a log.
+DB_NAME = "events.sqlite"  # the log's file in the data directory, as it has always been
 APPLICATION_ID = 0x43484143
 SCHEMA_VERSION = 1
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from flask import Flask, Response, jsonify, request
@@ -17,6 +17,7 @@ from werkzeug.exceptions import HTTPException
 from companion.table import Table
 from web.access import Access
 from web.glyphs import GlyphCatalog, HandOuts
+from web.ports import ServicePorts
 from web.ratelimit import RateLimiter
 from web.streams import Broadcaster
 
@@ -47,8 +48,8 @@ class WebState:
     pin_tries: RateLimiter
     names: frozenset[str]  # the host names this companion answers to, besides its addresses
     fixed_seeds: bool  # tests and benchmarks only: the host may fix a game's seed
-    # Objects other parts of the service attach to the app (e.g. web.service_api's service).
-    extra: dict = field(default_factory=dict)
+    # The running companion's parts (web.sim.install), when a service runs the app.
+    service: ServicePorts | None = None
 
 
 def create_app(

@@ -242,6 +242,7 @@ def frame():
     import numpy as np
 
     from calibration import tray
+    from companion.profile import from_fractions
 
     desk = _desk()
     image = desk.latest_image()
@@ -251,7 +252,7 @@ def frame():
     session = desk.session
     height, width = image.shape[:2]
     if session.profile.tray is not None:
-        outline, colour = tray.from_fractions(session.profile.tray, (width, height)), (0, 200, 0)
+        outline, colour = from_fractions(session.profile.tray, (width, height)), (0, 200, 0)
     else:
         try:
             outline, colour = tray.find_tray(image), (0, 200, 255)

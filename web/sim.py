@@ -1,7 +1,8 @@
 """The running companion's own endpoints: hardware health and the pending dice reading for the
 host, and, on a simulated table, a page with the OLED mirror, the button panel and a dice tray.
 
-`install(app, service)` registers them on the app from `web.app.create_app`:
+`install(app, ports)` registers them on the app from `web.app.create_app`; the service is reached
+only through `ports` (`web.ports.ServicePorts`):
 
 - `GET /api/service/status` (host): {"health": {camera, display, buttons}, "pending": ...}
 - `POST /api/service/roll/confirm` (host): {"values": [...]?} submits the pending reading
@@ -29,7 +30,8 @@ from flask import (
     request,
 )
 
-from web.guard import json_body, refuse, require_host
+from web.guard import json_body, refuse, require_host, state
+from web.ports import ServicePorts, SimulatedTable
 from web.routes_seat import outcome_response
 
 service_bp = Blueprint("service_api", __name__, url_prefix="/api/service")
@@ -39,21 +41,29 @@ NO_STORE = {"Cache-Control": "no-store"}
 MAX_DICE = 12
 
 
-def install(app: Flask, service: Any) -> None:
-    app.extensions["companion"].extra["service"] = service
+def install(app: Flask, ports: ServicePorts) -> None:
+    app.extensions["companion"].service = ports
     app.register_blueprint(service_bp)
-    if service.simulator is not None:
+    if ports.simulated is not None:
         app.register_blueprint(sim_bp)
 
 
-def _service() -> Any:
-    return current_app.extensions["companion"].extra["service"]
+def _ports() -> ServicePorts:
+    ports: ServicePorts = current_app.extensions["companion"].service
+    return ports
 
 
-def status_payload(service: Any) -> dict[str, Any]:
-    pending = service.rolls.pending
+def _simulated() -> SimulatedTable:
+    simulated = _ports().simulated
+    if simulated is None:  # the blueprint is only registered with one
+        abort(404)
+    return simulated
+
+
+def status_payload(ports: ServicePorts) -> dict[str, Any]:
+    pending = ports.readings.pending
     return {
-        "health": service.health.as_json(),
+        "health": ports.health.as_json(),
         "pending": pending.to_json() if pending else None,
     }
 
@@ -61,7 +71,7 @@ def status_payload(service: Any) -> dict[str, Any]:
 @service_bp.get("/status")
 def status():
     require_host()
-    return jsonify(status_payload(_service()))
+    return jsonify(status_payload(_ports()))
 
 
 @service_bp.post("/roll/confirm")
@@ -70,13 +80,13 @@ def confirm_roll():
     values = json_body().get("values")
     if values is not None and not _dice_list(values):
         return refuse(400, "Dice values must be a list of numbers from 1 to 6.")
-    return outcome_response(_service().rolls.confirm(values))
+    return outcome_response(_ports().readings.confirm(values))
 
 
 @service_bp.post("/roll/discard")
 def discard_roll():
     require_host()
-    _service().rolls.discard()
+    _ports().readings.discard()
     return jsonify(ok=True)
 
 
@@ -104,32 +114,33 @@ def _this_machine_only():
 @sim_bp.get("/sim")
 def sim_page():
     # The same controls as on the host page (templates/sim_controls.html, static/sim.js).
-    return render_template("sim.html", pin=_service().access.pin), NO_STORE
+    return render_template("sim.html", pin=state().access.pin), NO_STORE
 
 
 @sim_bp.get("/api/sim/state")
 def sim_state():
-    service = _service()
-    payload = status_payload(service)
-    prompt = service.rolls.roll_prompt()
+    ports = _ports()
+    payload = status_payload(ports)
+    readings = ports.readings
+    prompt = readings.roll_prompt()
     payload.update(
         roll=prompt.to_json() if prompt else None,
-        camera_plugged=service.simulator.camera_plugged,
-        last_entered=list(service.rolls.last_submitted or []),
-        last_entered_version=service.rolls.last_submitted_version,
-        version=service.table.version,
+        camera_plugged=_simulated().camera_plugged,
+        last_entered=list(readings.last_submitted or []),
+        last_entered_version=readings.last_submitted_version,
+        version=state().table.version,
     )
     return jsonify(payload)
 
 
 @sim_bp.get("/api/sim/oled.png")
 def sim_oled():
-    return Response(_service().simulator.oled_png(), mimetype="image/png", headers=NO_STORE)
+    return Response(_simulated().oled_png(), mimetype="image/png", headers=NO_STORE)
 
 
 @sim_bp.get("/api/sim/camera.jpg")
 def sim_camera():
-    frame = _service().rolls.camera_jpeg()
+    frame = _ports().camera.camera_jpeg()
     if frame is None:
         return refuse(404, "No camera picture yet.")
     return Response(frame, mimetype="image/jpeg", headers=NO_STORE)
@@ -139,7 +150,7 @@ def sim_camera():
 def sim_button():
     data = json_body()
     try:
-        _service().simulator.press(str(data.get("button", "")), hold=bool(data.get("hold")))
+        _simulated().press(str(data.get("button", "")), hold=bool(data.get("hold")))
     except (ValueError, RuntimeError) as exc:
         return refuse(400, str(exc))
     return jsonify(ok=True)
@@ -147,19 +158,18 @@ def sim_button():
 
 @sim_bp.post("/api/sim/throw")
 def sim_throw():
-    service = _service()
     data = json_body()
     values = data.get("values")
     if values is not None and not _dice_list(values):
         return refuse(400, "Dice values must be a list of numbers from 1 to 6.")
     count = data.get("count")
     if count is None:
-        prompt = service.rolls.roll_prompt()
+        prompt = _ports().readings.roll_prompt()
         count = prompt.dice if prompt else 5
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_DICE:
         return refuse(400, f"Throw between 1 and {MAX_DICE} dice.")
     try:
-        faces = service.simulator.throw(count, values)
+        faces = _simulated().throw(count, values)
     except RuntimeError as exc:
         return refuse(400, str(exc))
     return jsonify(ok=True, values=faces)
@@ -171,7 +181,7 @@ def sim_camera_plug():
     if not isinstance(plugged, bool):
         return refuse(400, 'Send {"plugged": true} or {"plugged": false}.')
     try:
-        _service().simulator.set_camera_plugged(plugged)
+        _simulated().set_camera_plugged(plugged)
     except RuntimeError as exc:
         return refuse(400, str(exc))
     return jsonify(ok=True)

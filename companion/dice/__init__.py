@@ -4,7 +4,7 @@
 - `settle.SettleDetector(profile, expected).feed(frame) -> Reading | None`: a camera stream,
   one reading per roll once the dice stop.
 - `profile.load(path=None) -> Profile`: every tunable number, from TOML
-  (calibration/profiles/default.toml); `tune.tune(...)` fits one to labelled photos.
+  (companion/dice/default_profile.toml); `tune.tune(...)` fits one to labelled photos.
 - `synth.render(scene, rng)` / `synth.random_scene(faces, rng)` / `synth.throw_sequence(...)`:
   rendered trays for tests, the simulated camera and benchmarks.
 

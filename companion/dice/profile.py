@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import ClassVar
 
-DEFAULT_PATH = Path(__file__).resolve().parents[2] / "calibration" / "profiles" / "default.toml"
+DEFAULT_PATH = Path(__file__).resolve().parent / "default_profile.toml"
 
 
 class ProfileError(ValueError):

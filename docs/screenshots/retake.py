@@ -22,7 +22,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from companion import config
-from companion.service import Service
+from companion.runtime.service import Service
 from web.app import Limits
 
 OUT = Path(__file__).resolve().parent

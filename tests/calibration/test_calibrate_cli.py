@@ -7,8 +7,8 @@ import cv2
 import numpy as np
 
 from calibration import catalog
-from calibration import profile as calibration_profile
 from calibration.tile_synth import SimTableCamera
+from companion import profile as calibration_profile
 from companion.cli import main
 
 

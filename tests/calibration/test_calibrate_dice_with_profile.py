@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from calibration import profile as calibration_profile
+from companion import profile as calibration_profile
 from companion.cli import main
 
 TRAY = ((0.1, 0.1), (0.9, 0.1), (0.9, 0.9), (0.1, 0.9))

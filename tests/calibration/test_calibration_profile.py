@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from calibration import profile as calibration_profile
-from calibration.profile import CalibrationProfile, ProfileError
+from companion import profile as calibration_profile
+from companion.profile import CalibrationProfile, ProfileError
+from hardware.camera import CameraSettings
 
 
 def _write(tmp_path, text: str):
@@ -22,7 +23,7 @@ def test_a_saved_profile_reads_back_the_same(tmp_path):
     calibration_profile.save(original, tmp_path / "p.toml")
     loaded = calibration_profile.load(tmp_path / "p.toml")
     assert loaded == original
-    settings = loaded.camera_settings()
+    settings = loaded.camera_settings(CameraSettings())
     assert settings.exposure_us == 12000
     assert settings.colour_gains == (1.9, 1.5)
 

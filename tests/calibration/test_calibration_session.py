@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from calibration import catalog
-from calibration import profile as calibration_profile
 from calibration.session import OLED_WIDTH, CalibrationSession
 from calibration.tile_synth import render_face
+from companion import profile as calibration_profile
 from companion.dice import reader
 from companion.dice.profile import Profile
 from web.glyphs import GlyphCatalog

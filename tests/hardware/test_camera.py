@@ -205,3 +205,13 @@ def test_camera_settings_reject_unknown_keys_from_a_profile():
     assert settings.width == 640 and settings.colour_gains == (1.2, 1.4)
     with pytest.raises(ValueError, match="exposure"):
         CameraSettings.from_mapping({"exposure": 100})
+
+
+def test_a_profile_may_fix_every_camera_setting_and_only_those():
+    """The owner's profile (in the companion) names the camera's settings without importing
+    the camera drivers; the two lists must stay the same."""
+    from dataclasses import fields
+
+    from companion.profile import CAMERA_KEYS
+
+    assert sorted(CAMERA_KEYS) == sorted(f.name for f in fields(CameraSettings))

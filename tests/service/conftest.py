@@ -11,7 +11,7 @@ import pytest
 from servicekit import free_port
 
 from companion import config
-from companion.service import Service
+from companion.runtime.service import Service
 from web.app import Limits
 
 

@@ -14,11 +14,11 @@ import pytest
 from servicekit import free_port, wait_for
 from tablehttp import host
 
-from calibration import profile as calibration_profile
-from companion import service as service_module
+from companion import profile as calibration_profile
 from companion.dice import synth
 from companion.profile_source import ProfileSource
 from companion.rolls import tray_watcher
+from companion.runtime import service as service_module
 from hardware.camera import CameraSettings
 
 LEFT = ((0.0, 0.0), (0.5, 0.0), (0.5, 1.0), (0.0, 1.0))

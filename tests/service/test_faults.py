@@ -11,8 +11,8 @@ import time
 import pytest
 from servicekit import wait_for
 
-from companion.service import CameraWorker, Health, Screen
-from companion.simulator import SimTrayCamera
+from companion.runtime.service import CameraWorker, Health, Screen
+from hardware.camera import SimTrayCamera
 from hardware.display import DisplayError, dummy_display
 
 
@@ -91,7 +91,7 @@ class FlakyBus:
 
 
 def test_a_display_that_errors_is_dropped_then_reopened(monkeypatch, caplog):
-    monkeypatch.setattr("companion.service.DISPLAY_RETRY_S", 0.0)
+    monkeypatch.setattr("companion.runtime.service.DISPLAY_RETRY_S", 0.0)
     bus = FlakyBus()
     health = Health()
     screen = Screen(lambda: bus.display, health)

@@ -20,7 +20,7 @@ FRAMES = """
 import json, sys, threading
 import numpy as np
 from companion import config
-from companion.service import Service
+from companion.runtime.service import Service
 
 overrides = {"hardware": "sim", "data_dir": sys.argv[1], "web.host": "127.0.0.1",
              "web.port": int(sys.argv[2]), "camera.kind": "none", "mdns.enabled": False}

@@ -10,8 +10,8 @@ import uuid
 import pytest
 from servicekit import wait_for
 
-from companion.service import CameraWorker, Health, announce_mdns, main
-from companion.simulator import SimTrayCamera
+from companion.runtime.service import CameraWorker, Health, announce_mdns, main
+from hardware.camera import SimTrayCamera
 
 
 def test_a_misspelled_setting_stops_the_start_naming_the_key(tmp_path, capsys):

@@ -194,7 +194,7 @@ def test_a_display_that_fails_leaves_the_table_running(start_service, monkeypatc
     def broken(self, image):
         raise DisplayError("Writing to the display failed ([Errno 121] Remote I/O error)")
 
-    monkeypatch.setattr("companion.service.DISPLAY_RETRY_S", 0.2)
+    monkeypatch.setattr("companion.runtime.service.DISPLAY_RETRY_S", 0.2)
     running = start_service()
     service = running.service
     hosting = host(running.base, running.pin)

@@ -19,7 +19,7 @@ from logkit import SEATS, free_port, play_into
 
 from companion import config
 from companion.game.protocol import Command
-from companion.service import Service
+from companion.runtime.service import Service
 from companion.store import Store
 from companion.table import Table
 from web.access import HOST_COOKIE, Access

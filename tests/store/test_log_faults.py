@@ -11,9 +11,9 @@ import sqlite3
 import pytest
 from logkit import free_port, play_into
 
-from companion import service
 from companion.cli import main as companion
 from companion.log_check import EXIT_LOG_NEEDS_OWNER, check
+from companion.runtime import service
 from companion.store import NotALogError, Store, StoreError
 from companion.table import Table
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from calibration import catalog
-from calibration.profile import CalibrationProfile, save
 from companion.atomic_file import SaveError, write_atomically
+from companion.profile import CalibrationProfile, save
 from companion.table import Table
 from web.access import HOST_COOKIE, Access
 from web.app import create_app

@@ -33,9 +33,8 @@ from companion.data_lock import DataDirBusy, DataDirLock
 from companion.sdnotify import Notifier, watchdog_interval
 from companion.table import Table
 
-log = logging.getLogger("companion.service")
+log = logging.getLogger(__name__)
 
-DB_NAME = "events.sqlite"  # the same file `companion run` has always used
 LOOP_TICK_S = 0.05
 DISPLAY_RETRY_S = 30.0
 CALIBRATION_SCREEN_S = 300.0  # the OLED guides calibration until it rests this long
@@ -210,7 +209,7 @@ def open_table(data_dir: Path) -> Table:
     it): a damaged log, or one that lost acknowledged entries, raises LogNeedsOwner. On a
     read-only disk the table opens for viewing; commands are refused, naming the disk."""
     from companion.log_check import LogNeedsOwner, check
-    from companion.store import Store
+    from companion.store import DB_NAME, Store
 
     path = data_dir / DB_NAME
     report = check(path)
@@ -352,7 +351,7 @@ class Service:
             raise
 
     def _assemble(self, limits: Any) -> None:
-        from calibration.profile import default_path
+        from companion.profile import default_path
         from companion.profile_source import ProfileSource
         from companion.rolls import RollWatcher, tray_watcher
 
@@ -366,7 +365,7 @@ class Service:
         self.buttons = self._make_buttons()
         self.simulator = None
         if not self.real:
-            from companion.simulator import Simulator, stock_glyph_pictures
+            from companion.runtime.simulator import Simulator, stock_glyph_pictures
 
             try:  # Decipher shows a glyph on a simulated table
                 stock_glyph_pictures(self.data_dir)
@@ -418,7 +417,7 @@ class Service:
         if kind == "none":
             return None
         if kind == "sim":
-            from companion.simulator import SimTrayCamera
+            from hardware.camera import SimTrayCamera
 
             return SimTrayCamera(fps=cam.fps, seed=self._sim_seed)
         from hardware.camera import CameraSettings, FolderCamera, PiCamera, UsbCamera
@@ -455,6 +454,7 @@ class Service:
         return panel
 
     def _make_web(self, limits: Any) -> Any:
+        from companion.runtime.web_ports import service_ports
         from web import sim
         from web.app import create_app
         from web.server import WebServer
@@ -468,7 +468,7 @@ class Service:
             names=[f"{self.config.mdns.name}.local"] if self.config.mdns.enabled else [],
             fixed_seeds=self._fixed_seeds,
         )
-        sim.install(app, self)
+        sim.install(app, service_ports(self.health, self.rolls, self.simulator))
         self._attach_calibration(app)
         self.access = app.extensions["companion"].access
         web = self.config.web
@@ -693,9 +693,9 @@ def main(
     import errno
     import sys
 
-    from calibration.profile import ProfileError
     from companion.config import ConfigError, load
     from companion.log_check import EXIT_LOG_NEEDS_OWNER
+    from companion.profile import ProfileError
     from companion.store import StoreError
 
     overrides: dict[str, Any] = {}

@@ -3,7 +3,8 @@
 Everything goes through the same parts a real table uses: a press drives a gpiozero MockFactory
 pin low and high again, so the panel's own debounce and long-press logic decode it; a throw
 renders tumbling dice on the simulated camera, and the dice reader has to read them off the
-frames; the OLED frames are the ones the screens drew. The web page in `web/sim.py` calls this.
+frames; the OLED frames are the ones the screens drew. The web page in `web/sim.py` calls this
+through `web.ports.SimulatedTable`.
 """
 
 from __future__ import annotations
@@ -14,27 +15,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from hardware.buttons import DEFAULT_PINS
-from hardware.camera.base import CameraError
-from hardware.camera.sim import SimCamera
 
 PRESS_S = 0.12  # how long a short press holds the pin down: longer than the debounce
-
-
-class SimTrayCamera(SimCamera):
-    """The simulated camera with a plug: unplugged, it fails to open like a missing camera,
-    until it is plugged back in."""
-
-    plugged = True
-
-    def _open_device(self) -> None:
-        if not self.plugged:
-            raise CameraError("No camera found: the simulated camera is unplugged.")
-        super()._open_device()
-
-    def set_plugged(self, plugged: bool) -> None:
-        self.plugged = plugged
-        if not plugged:
-            self.unplug()
 
 
 def stock_glyph_pictures(data_dir: Any) -> list[int]:

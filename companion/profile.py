@@ -1,8 +1,8 @@
-"""The owner's calibration profile: one TOML file for the camera, the tray and the dice reader.
+"""The owner's profile: one TOML file for the camera, the tray and the dice reader.
 
     name = "kitchen table"
 
-    [camera]            # fixed capture settings (hardware.camera.CameraSettings keys)
+    [camera]            # fixed capture settings (keys of the camera's CameraSettings)
     exposure_us = 12000
     analogue_gain = 1.5
     colour_gains = [1.9, 1.5]
@@ -13,9 +13,10 @@
     [pips] ...          # the dice reader's numbers (companion.dice.profile checks them)
 
 Each part is checked on load by its owner's rules, and an error names the file and the key.
-The calibration tool writes it to DATA_DIR/profile.toml; `dice.profile` in the settings may
-point elsewhere. Only the dice sections are needed: a profile without [camera] or [tray]
-keeps the camera's configured settings and reads the whole frame.
+The running companion reads it from DATA_DIR/profile.toml (`dice.profile` in the settings may
+point elsewhere); the calibration tool (`calibration/`) writes it through `save`. Only the dice
+sections are needed: a profile without [camera] or [tray] keeps the camera's configured
+settings and reads the whole frame.
 """
 
 from __future__ import annotations
@@ -33,6 +34,16 @@ from companion.dice.profile import ProfileError
 FILE_NAME = "profile.toml"
 CALIBRATION_SECTIONS = ("camera", "tray")
 MIN_TRAY_SHARE = 0.05  # of the frame: anything smaller is a mis-tap, not a tray
+# The camera settings a profile may fix (the fields of the camera's CameraSettings) and their
+# ranges; colour_gains is a [red, blue] pair of gains.
+CAMERA_LIMITS = {
+    "width": (16, 8192),
+    "height": (16, 8192),
+    "exposure_us": (1, 2_000_000),
+    "analogue_gain": (1.0, 64.0),
+    "fps": (0.5, 240.0),
+}
+CAMERA_KEYS = (*CAMERA_LIMITS, "colour_gains")
 
 
 @dataclass(frozen=True)
@@ -43,12 +54,9 @@ class CalibrationProfile:
     camera: dict[str, Any] = field(default_factory=dict)  # CameraSettings keys and values
     tray: tuple[tuple[float, float], ...] | None = None  # 4 corners, fractions of the frame
 
-    def camera_settings(self, base=None):
-        """`base` (hardware CameraSettings; the defaults when None) with this profile's
-        camera section applied."""
-        from hardware.camera import CameraSettings
-
-        base = base or CameraSettings()
+    def camera_settings(self, base):
+        """`base` (the camera's CameraSettings, a dataclass) with this profile's camera
+        section applied."""
         known = {f.name for f in fields(base)}
         values = {k: tuple(v) if isinstance(v, list) else v for k, v in self.camera.items()}
         return replace(base, **{k: v for k, v in values.items() if k in known})
@@ -87,12 +95,31 @@ def _tray_warp(corners: tuple, width: int, height: int):
     import cv2
     import numpy as np
 
-    from calibration import tray
-
-    points = tray.from_fractions(corners, (width, height))
-    w, h = tray.tray_size(points)
+    points = from_fractions(corners, (width, height))
+    w, h = tray_size(points)
     target = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
     return cv2.getPerspectiveTransform(points, target), (w, h)
+
+
+def tray_size(corners, width: int | None = None) -> tuple[int, int]:
+    """(width, height) of the straightened tray: its longer edges' lengths, or scaled to
+    `width` pixels wide with the tray's proportions."""
+    import numpy as np
+
+    c = np.asarray(corners, np.float32)
+    w = max(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[3]))
+    h = max(np.linalg.norm(c[3] - c[0]), np.linalg.norm(c[2] - c[1]))
+    if width is None:
+        return round(w), round(h)
+    return width, max(1, round(width * h / max(w, 1.0)))
+
+
+def from_fractions(fractions, size: tuple[int, int]):
+    """Corners in pixels (a 4x2 float32 array) of a frame of `size` (width, height)."""
+    import numpy as np
+
+    w, h = size
+    return np.array([[x * w, y * h] for x, y in fractions], np.float32)
 
 
 def default_path(data_dir: str | Path) -> Path:
@@ -130,19 +157,12 @@ def save(profile: CalibrationProfile, path: str | Path) -> None:
 def _check_camera(section: Any, source: str) -> dict[str, Any]:
     if not isinstance(section, dict):
         raise ProfileError(f"{source}: [camera] must be a table")
-    from hardware.camera import CameraSettings
-
-    try:
-        CameraSettings.from_mapping(section)
-    except (ValueError, TypeError) as exc:
-        raise ProfileError(f"{source}: [camera]: {exc}") from exc
-    checks = {
-        "width": (16, 8192),
-        "height": (16, 8192),
-        "exposure_us": (1, 2_000_000),
-        "analogue_gain": (1.0, 64.0),
-        "fps": (0.5, 240.0),
-    }
+    unknown = sorted(set(section) - set(CAMERA_KEYS))
+    if unknown:
+        raise ProfileError(
+            f"{source}: [camera]: Unknown camera setting(s) {', '.join(unknown)}; "
+            f"known: {', '.join(sorted(CAMERA_KEYS))}"
+        )
     for key, value in section.items():
         where = f"{source}: camera.{key}"
         if key == "colour_gains":
@@ -151,7 +171,7 @@ def _check_camera(section: Any, source: str) -> dict[str, Any]:
             for gain in value:
                 _check_number(where, gain, 0.1, 16.0)
         else:
-            _check_number(where, value, *checks[key])
+            _check_number(where, value, *CAMERA_LIMITS[key])
     return dict(section)
 
 

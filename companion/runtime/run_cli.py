@@ -1,7 +1,7 @@
 """`companion run`: the companion (real hardware on a Pi, a simulated table elsewhere).
 
 Settings come from `--config FILE` (TOML; see systemd/companion.example.toml), then these
-options; `companion.service` assembles and runs everything until SIGINT or SIGTERM.
+options; `companion.runtime.service` assembles and runs everything until SIGINT or SIGTERM.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.service import main
+    from companion.runtime.service import main
 
     return main(
         args.config,
