@@ -1,8 +1,8 @@
 """The glyph catalog: the owner's 14 glyph pictures, one PNG per Mayan number.
 
-Layout, shared with the seat page's glyph viewer (`web/glyphs.py`): DATA_DIR/glyphs/<n>.png
-for n in 1..14. A missing file means the companion has no picture for that number, and
-deciphering falls back to peeking at the physical tile (CHAC-GLYPH-2).
+Layout, shared with the seat page's glyph viewer (`companion/game/chac/glyphs.py`):
+DATA_DIR/glyphs/<n>.png for n in 1..14. A missing file means the companion has no picture for
+that number, and deciphering falls back to peeking at the physical tile (CHAC-GLYPH-2).
 
 Which picture belongs to which number is what the trap secret hides, so nothing here serves
 pictures to anyone: the pages that may show one read the files themselves.

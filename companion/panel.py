@@ -10,8 +10,8 @@ Buttons (hardware.buttons):
     OK           choose / confirm the dice reading / go ahead (walls)
     BACK         close the menu, discard a dice reading, dismiss a notice
     hold BACK    undo the last command
-    hold MENU    private peek at what only that seat may see, such as a glyph it just
-                 deciphered (the others look away)
+    hold MENU    private peek at what only that seat may see, such as a picture its last
+                 action revealed (the others look away)
 
 What is drawn comes from the game's own screens (its bundle's `screens()`), and from the
 generic ones for whatever a game's screens leave out.
@@ -22,6 +22,7 @@ grows; `screen()` gives the current Screen and `render()` its image, for the dis
 
 from __future__ import annotations
 
+import io
 import logging
 import threading
 import time
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
-GlyphSource = Callable[[int], "Image.Image | None"]
+PictureSource = Callable[[int], "Image.Image | None"]
 
 NOTICE_S = 4.0
 # Notices waiting at most; older ones are dropped. When commands come faster than notices
@@ -87,16 +88,18 @@ class _Screens:
         return getattr(generic, name) if found is _MISSING else found
 
 
-def glyphs_in(data_dir: str | Path) -> GlyphSource:
-    """Glyph pictures from the calibration catalog (DATA_DIR/glyphs/<n>.png), or None."""
+def pictures_in(table: Table, data_dir: str | Path) -> PictureSource:
+    """The pictures the private peek of the game on the table shows, by the number its secret
+    names (its bundle's `private_pictures(data_dir)`), or None when it has none stored."""
 
     def load(number: int) -> Image.Image | None:
+        pictures = getattr(table.game, "private_pictures", None)
+        data = pictures(data_dir)(number) if pictures else None
+        if data is None:
+            return None
         from PIL import Image
 
-        from calibration.catalog import glyph_path
-
-        path = glyph_path(data_dir, number)
-        return Image.open(path).convert("L") if path.is_file() else None
+        return Image.open(io.BytesIO(data)).convert("L")
 
     return load
 
@@ -104,7 +107,7 @@ def glyphs_in(data_dir: str | Path) -> GlyphSource:
 class Panel:
     """The table's own face: menus on the OLED driven by the five buttons.
 
-        panel = Panel(table, rolls=watcher, glyphs=glyphs_in(data_dir), join_url=url)
+        panel = Panel(table, rolls=watcher, pictures=pictures_in(table, data_dir), join_url=url)
         if panel.handle(event):
             display.show(panel.render())
 
@@ -116,7 +119,7 @@ class Panel:
         table: Table,
         *,
         rolls: Any = None,
-        glyphs: GlyphSource | None = None,
+        pictures: PictureSource | None = None,
         join_url: str = "",
         pin: str = "",
         problems: Callable[[], list[str]] | None = None,
@@ -126,7 +129,7 @@ class Panel:
     ):
         self.table = table
         self.rolls = rolls
-        self.glyphs = glyphs
+        self.pictures = pictures
         self.join_url = join_url
         self.pin = pin
         self.problems = problems or (lambda: [])
@@ -288,7 +291,7 @@ class Panel:
         secret = self._secret(self._peek_seat)
         if not secret:
             return common.notice("Private peek", "Nothing to peek at.")
-        return self._screens().peek(secret, self.glyphs, left)
+        return self._screens().peek(secret, self.pictures, left)
 
     # --- the home screen ---------------------------------------------------------------
 

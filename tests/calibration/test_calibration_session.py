@@ -16,7 +16,7 @@ from calibration.session import OLED_WIDTH, CalibrationSession
 from calibration.tile_synth import render_face
 from companion.dice import reader
 from companion.dice.profile import Profile
-from web.glyphs import GlyphCatalog
+from companion.game.chac.glyphs import GlyphCatalog
 
 
 def _similarity(a: np.ndarray, b: np.ndarray) -> float:

@@ -67,7 +67,7 @@ def test_the_glyph_picture_shows_only_in_the_private_peek_of_the_seat_that_decip
     started(table)
     asked = []
     clock = Clock()
-    panel = Panel(table, glyphs=lambda n: asked.append(n) or glyph(n), clock=clock)
+    panel = Panel(table, pictures=lambda n: asked.append(n) or glyph(n), clock=clock)
     pick(panel, "Move to Z1")
     screen = pick(panel, "Decipher")
     assert screen.name == "peek-warning" and asked == []  # nothing drawn before the hold
