@@ -143,6 +143,7 @@ class Panel:
         self._notice_until = 0.0
         self._peek_seat: int | None = None  # warned: that seat may peek now
         self._peek_until: float | None = None  # peeking until then
+        self._private_refusal = ""  # why the peeking seat's command was refused, in secret
         self._prompt_index = 0
         self._seen_version = -1
         self._view: dict | None = None
@@ -181,7 +182,7 @@ class Panel:
                 return True
             if self._peek_seat is not None:
                 if button == "BACK":
-                    self._peek_seat = None
+                    self._end_peek()
                 return True
             if self._editor is not None:
                 self._edit(button)
@@ -288,6 +289,8 @@ class Panel:
     def _peek_screen(self) -> Screen:
         assert self._peek_seat is not None
         left = (self._peek_until or 0) - self._clock()
+        if self._private_refusal:
+            return self._screens().private_refusal(self._private_refusal, left)
         secret = self._secret(self._peek_seat)
         if not secret:
             return common.notice("Private peek", "Nothing to peek at.")
@@ -487,7 +490,7 @@ class Panel:
             seat = self._menu.seat
         if seat is None:
             return
-        if not self._secret(seat):
+        if not self._secret(seat) and not self._private_refusal:
             return
         self._peek_seat = seat
         self._peek_until = self._clock() + self.peek_s
@@ -496,6 +499,7 @@ class Panel:
         self._changed()
         self._peek_until = None
         self._peek_seat = None
+        self._private_refusal = ""
 
     # --- table changes -----------------------------------------------------------------
 
@@ -545,7 +549,16 @@ class Panel:
     # --- commands ----------------------------------------------------------------------
 
     def _submit(self, command: Command) -> bool:
-        return self._outcome(self.table.submit(command), done="")
+        outcome = self.table.submit(command)
+        private = self._screens().PRIVATE_RULES
+        if not outcome.ok and command.seat is not None and outcome.rule in private:
+            # The reason would tell the table a secret (e.g. which drawn card is which): the
+            # shared screen only asks the others to look away, as before any private peek.
+            self._menu = self._editor = None
+            self._peek_seat = command.seat
+            self._private_refusal = outcome.reason
+            return False
+        return self._outcome(outcome, done="")
 
     def _outcome(self, outcome: Outcome, done: str) -> bool:
         if outcome.ok:
