@@ -46,12 +46,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     verify = subparsers.add_parser(
         "verify",
-        help="check a finished game against the commitment the table showed (CHAC-FAIR-1)",
+        help="check a finished game against the commitment the table showed at its setup",
         description="Check a finished game against the commitment the table showed at its "
         "setup: the revealed hidden state must hash to it, and replaying the logged commands on "
-        "that state must give every card drawn, wall card turned and casket scored that the "
-        "log records. Exit codes: 0 verified, 1 mismatch, 2 bad arguments, 3 game not "
-        "finished, 4 not a readable log file.",
+        "that state must give every hidden card or value the log records. Exit codes: 0 "
+        "verified, 1 mismatch, 2 bad arguments, 3 game not finished, 4 not a readable log file.",
     )
     verify.add_argument("logfile", type=Path, help="the companion's log (an SQLite file)")
     verify.add_argument("--game", type=int, help="game number in the log (default: the latest)")
@@ -85,9 +84,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a setup option of the game, as its setup form offers them (repeatable), e.g. "
-        "mode=coop level=2; a game may answer some options with a report of its own (Temple "
-        "of Chac's mode=coop: the co-op team's win rate by level and player count)",
+        help="one of the game's setup options, as the host's setup form offers them "
+        "(repeatable); a game may report on some options its own way, e.g. a co-op mode's win "
+        "rate by level and player count",
     )
     simulate.set_defaults(func=run_simulate)
 
@@ -113,7 +112,7 @@ def load_scenario(path: Path) -> dict[str, Any]:
     if unknown:
         raise ScenarioError(f"{path}: unknown keys {', '.join(sorted(unknown))}")
     if not isinstance(data.get("game"), str):
-        raise ScenarioError(f'{path}: "game" must name a game, e.g. "chac"')
+        raise ScenarioError(f'{path}: "game" must name a game, e.g. "{next(iter(GAMES))}"')
     if not isinstance(data.get("options", {}), dict):
         raise ScenarioError(f'{path}: "options" must be an object')
     seats = data.get("seats")

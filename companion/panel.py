@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion import product
 from companion.game.protocol import Command, Prompt
 from companion.screens import Screen, common, generic
 
@@ -222,7 +223,7 @@ class Panel:
             caption = f"PIN {self.pin}" if self.pin else "Scan to start"
             if self.join_url:
                 return common.join_code(self.join_url, caption)
-            return common.notice("Chac Companion", "Start a game on", "the host page.", big=caption)
+            return common.notice(product.NAME, "Start a game on", "the host page.", big=caption)
         view = self._view or {}
         screens = self._screens()
         if self._peek_until is not None:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion import product
 from companion.atomic_file import SaveError, disk_fault, disk_state
 from companion.config import BUTTON_NAMES, Config, ConfigError, is_raspberry_pi
 from companion.data_lock import DataDirBusy, DataDirLock
@@ -669,7 +670,7 @@ def announce_mdns(name: str, port: int) -> Any:
         raise OSError("no network address")
     info = ServiceInfo(
         "_http._tcp.local.",
-        f"Chac Companion ({name})._http._tcp.local.",
+        f"{product.NAME} ({name})._http._tcp.local.",
         addresses=[socket.inet_aton(address)],
         port=port,
         properties={"path": "/"},
