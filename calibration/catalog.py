@@ -1,6 +1,6 @@
 """The glyph catalog: the owner's 14 glyph pictures, one PNG per Mayan number.
 
-Layout (`companion.glyph_pictures`, read by the panel and the seat page's glyph viewer):
+Layout, shared with the seat page's glyph viewer (`companion/game/chac/glyphs.py`):
 DATA_DIR/glyphs/<n>.png for n in 1..14. A missing file means the companion has no picture for
 that number, and deciphering falls back to peeking at the physical tile (CHAC-GLYPH-2).
 
@@ -14,22 +14,20 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.atomic_file import write_atomically
-from companion.glyph_pictures import GLYPH_NUMBERS, glyph_path
+from companion.game.chac.glyphs import GlyphCatalog, save_picture
+from companion.game.chac.hidden import GLYPHS as GLYPH_NUMBERS
+
+
+def glyph_path(data_dir: str | Path, number: int) -> Path:
+    if number not in GLYPH_NUMBERS:
+        raise ValueError(f"Glyph numbers are 1-14, not {number}.")
+    return GlyphCatalog(data_dir).path(number)
 
 
 def save_glyph(data_dir: str | Path, number: int, picture: np.ndarray) -> Path:
-    """Store `picture` (BGR) as glyph `number`, replacing any earlier one, durably: a crash
-    leaves either the old picture or the new one, never half a file. Owner-only: which
-    picture is which number is the trap secret. SaveError when the disk refuses."""
-    import cv2
-
-    path = glyph_path(data_dir, number)
-    ok, png = cv2.imencode(".png", picture)
-    if not ok:
-        raise ValueError(f"The picture for glyph {number} could not be encoded as PNG.")
-    write_atomically(path, png.tobytes(), mode=0o600)
-    return path
+    """Store `picture` (BGR) as glyph `number`, durably and owner-only (SaveError when the
+    disk refuses): the bundle's own writer, which the simulated table's stand-ins use too."""
+    return save_picture(data_dir, number, picture)
 
 
 def load_glyph(data_dir: str | Path, number: int) -> np.ndarray | None:

@@ -1,7 +1,7 @@
 """`companion calibrate frame` and `companion calibrate glyphs`: the guided calibration's first
 and last steps on the command line, from a camera or from image files.
 
-    companion calibrate frame --camera pi --data-dir /var/lib/chac-companion
+    companion calibrate frame --camera pi --data-dir DATA_DIR
     companion calibrate glyphs --camera usb:0 --data-dir var          # prompts tile by tile
     companion calibrate glyphs --images g1.jpg n1.jpg g2.jpg n2.jpg   # picture, number, ...
     companion calibrate glyphs --camera sim --data-dir var            # a rendered demo

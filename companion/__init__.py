@@ -1,1 +1,1 @@
-"""Chac Companion: the table's brain. Imports neither Flask nor any hardware library."""
+"""The companion: the table's brain. Imports neither Flask nor any hardware library."""

@@ -1,5 +1,5 @@
-"""Files of state outside the event log (seat links, PIN, sign-ins, calibration, glyph
-pictures), written so that a crash or a full or read-only disk leaves the old file whole.
+"""Files of state outside the event log (seat links, PIN, sign-ins, calibration, a game's
+private pictures), written so that a crash or a full or read-only disk leaves the old file whole.
 
 `write_atomically` writes a temporary file in the same folder, fsyncs it, renames it over the
 old one and fsyncs the folder: afterwards the new content is on disk; on any failure the old

@@ -7,6 +7,8 @@ import os
 import sys
 from importlib import import_module
 
+from companion import product
+
 # Modules with `register(subparsers)`; each parser sets `func(args) -> int` as its default.
 SUBCOMMAND_MODULES = (
     "companion.game_cli",  # replay, verify, simulate
@@ -19,7 +21,7 @@ SUBCOMMAND_MODULES = (
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="companion", description="Chac Companion: the table's helper for Temple of Chac."
+        prog="companion", description=f"{product.NAME}: the table's helper for board games."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMAND_MODULES:

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from companion import product
+
 BUTTON_NAMES = ("up", "down", "ok", "back", "menu")
 I2C_PINS = (2, 3)  # SDA, SCL of /dev/i2c-1
 
@@ -108,7 +110,7 @@ class DiceConfig:
 @dataclass(frozen=True)
 class MdnsConfig:
     enabled: bool = setting(False, "Announce the pages over mDNS as http://<name>.local:<port>.")
-    name: str = setting("chac", "Host name announced over mDNS.")
+    name: str = setting(product.HOST_NAME, "Host name announced over mDNS.")
 
 
 @dataclass(frozen=True)

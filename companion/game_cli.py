@@ -46,12 +46,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     verify = subparsers.add_parser(
         "verify",
-        help="check a finished game against the commitment the table showed (CHAC-FAIR-1)",
+        help="check a finished game against the commitment the table showed at its setup",
         description="Check a finished game against the commitment the table showed at its "
         "setup: the revealed hidden state must hash to it, and replaying the logged commands on "
-        "that state must give every card drawn, wall card turned and casket scored that the "
-        "log records. Exit codes: 0 verified, 1 mismatch, 2 bad arguments, 3 game not "
-        "finished, 4 not a readable log file.",
+        "that state must give every hidden card or value the log records. Exit codes: 0 "
+        "verified, 1 mismatch, 2 bad arguments, 3 game not finished, 4 not a readable log file.",
     )
     verify.add_argument("logfile", type=Path, help="the companion's log (an SQLite file)")
     verify.add_argument("--game", type=int, help="game number in the log (default: the latest)")
@@ -81,12 +80,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     simulate.add_argument("--players", type=int, help="players per game (default: 2 to 6, varying)")
     simulate.add_argument("--json", action="store_true", help="print the report as JSON")
     simulate.add_argument(
-        "--coop",
-        action="store_true",
-        help="co-operative games (CHAC-COOP-1) played by a simulated team, at every level "
-        "(or --level); prints the win rate by level and player count",
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="one of the game's setup options, as the host's setup form offers them "
+        "(repeatable); a game may report on some options its own way, e.g. a co-op mode's win "
+        "rate by level and player count",
     )
-    simulate.add_argument("--level", type=int, choices=range(1, 5), help="co-op level only this")
     simulate.set_defaults(func=run_simulate)
 
 
@@ -111,7 +112,7 @@ def load_scenario(path: Path) -> dict[str, Any]:
     if unknown:
         raise ScenarioError(f"{path}: unknown keys {', '.join(sorted(unknown))}")
     if not isinstance(data.get("game"), str):
-        raise ScenarioError(f'{path}: "game" must name a game, e.g. "chac"')
+        raise ScenarioError(f'{path}: "game" must name a game, e.g. "{next(iter(GAMES))}"')
     if not isinstance(data.get("options", {}), dict):
         raise ScenarioError(f'{path}: "options" must be an object')
     seats = data.get("seats")
@@ -299,10 +300,14 @@ class SimulationReport:
 
 
 def simulate(
-    games: int, seed: int, players: int | None = None, game_name: str = next(iter(GAMES))
+    games: int,
+    seed: int,
+    players: int | None = None,
+    game_name: str = next(iter(GAMES)),
+    options: Mapping[str, Any] | None = None,
 ) -> SimulationReport:
-    """Plays `games` random complete games (game i uses seed `seed + i`) on the engine alone,
-    checking the game's invariants after every command."""
+    """Plays `games` random complete games (game i uses seed `seed + i`, set up with `options`)
+    on the engine alone, checking the game's invariants after every command."""
     from companion.game import load_game
     from companion.game.random_play import play_random_game
 
@@ -319,6 +324,7 @@ def simulate(
                 game,
                 [f"Player {i + 1}" for i in range(count)],
                 game_seed,
+                options=dict(options or {}),
                 check=stats.checker() if stats is not None else None,
             )
         except Exception as exc:
@@ -334,60 +340,51 @@ def simulate(
     return report
 
 
-def run_simulate_coop(args: argparse.Namespace, coop: Any) -> int:
-    """Co-op games at each level, played by the game's simulated team:
-    `coop(games, seed, players, levels)` from its simulation."""
-    levels = (args.level,) if args.level else (1, 2, 3, 4)
+def print_own_run(args: argparse.Namespace, run: Any) -> int:
+    """A game's own run for the options given: `run(games, seed, players)` gives a report with
+    `to_json()` and `lines()`; RuntimeError names the seed of a game that broke."""
     try:
-        report = coop(args.games, args.seed, args.players, levels).to_json()
+        report = run(args.games, args.seed, args.players)
     except RuntimeError as exc:
         print(f"companion simulate: {exc}", file=sys.stderr)
         return 1
-    if args.json:
-        print(json.dumps(report, indent=2))
-        return 0
-    counts = sorted({int(n) for by in report["levels"].values() for n in by})
-    print(
-        f"co-op: {args.games} games a level in {report['seconds']} s, played by a simulated "
-        "team; invariants checked after every command"
-    )
-    print("win rate (games) | " + " | ".join(f"{n} player{'s' if n > 1 else ''}" for n in counts))
-    for level, by in report["levels"].items():
-        cells = [
-            f"{100 * by[str(n)]['win_rate']:.1f}% ({by[str(n)]['games']})" if str(n) in by else "-"
-            for n in counts
-        ]
-        print(f"level {level} | " + " | ".join(cells))
+    print(json.dumps(report.to_json(), indent=2) if args.json else "\n".join(report.lines()))
     return 0
 
 
 def run_simulate(args: argparse.Namespace) -> int:
     from companion.game import load_game
+    from companion.option_args import OptionError, parse_options
 
     if args.games < 1:
         print("companion simulate: --games must be at least 1", file=sys.stderr)
         return 2
     game = load_game(args.game)
-    stats = game.simulation() if hasattr(game, "simulation") else None
-    coop = getattr(stats, "coop", None)  # a game with a co-op mode simulates its team
-    if (args.coop or args.level) and coop is None:
-        print(f"companion simulate: {game.title} has no co-op mode", file=sys.stderr)
+    try:
+        options = parse_options(game, args.option)
+    except OptionError as exc:
+        print(f"companion simulate: {exc}", file=sys.stderr)
         return 2
-    fewest = stats.seats[0] if stats is not None and not args.coop else game.min_seats
+    stats = game.simulation() if hasattr(game, "simulation") else None
+    # A game may play some options its own way (e.g. a co-op team) and report on that.
+    run_for = getattr(stats, "run_for", None)
+    own_run = run_for(options) if run_for is not None else None
+    fewest = stats.seats[0] if stats is not None and own_run is None else game.min_seats
     if args.players is not None and not fewest <= args.players <= game.max_seats:
         print(
-            f"companion simulate: {game.title} takes {fewest} to {game.max_seats} players"
-            + (f" ({game.min_seats} to {game.max_seats} in co-op: --coop)" if coop else ""),
+            f"companion simulate: {game.title} takes {fewest} to {game.max_seats} players",
             file=sys.stderr,
         )
         return 2
-    if args.level and not args.coop:
-        print("companion simulate: --level is for co-op games (--coop)", file=sys.stderr)
+    try:  # the options together, and with the players, as the game's setup sees them
+        game.setup(options, [f"Player {i + 1}" for i in range(args.players or fewest)], args.seed)
+    except RuleError as exc:
+        print(f"companion simulate: {exc.reason}", file=sys.stderr)
         return 2
-    if args.coop:
-        return run_simulate_coop(args, coop)
+    if own_run is not None:
+        return print_own_run(args, own_run)
     try:
-        simulation = simulate(args.games, args.seed, args.players, args.game)
+        simulation = simulate(args.games, args.seed, args.players, args.game, options)
     except SimulationError as exc:
         print(f"companion simulate: {exc}", file=sys.stderr)
         return 1

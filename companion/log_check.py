@@ -24,7 +24,7 @@ from companion.atomic_file import sync_folder
 from companion.store import EmptyLogError, Store, StoreError, acked_path, read_acked
 
 # What `companion run` exits with when the log needs its owner: systemd does not restart on it
-# (RestartPreventExitStatus= in systemd/chac-companion.service). sysexits' EX_DATAERR.
+# (RestartPreventExitStatus= in the unit file under systemd/). sysexits' EX_DATAERR.
 EXIT_LOG_NEEDS_OWNER = 65
 
 

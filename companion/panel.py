@@ -10,8 +10,8 @@ Buttons (hardware.buttons):
     OK           choose / confirm the dice reading / go ahead (walls)
     BACK         close the menu, discard a dice reading, dismiss a notice
     hold BACK    undo the last command
-    hold MENU    private peek at what only that seat may see, such as a glyph it just
-                 deciphered (the others look away)
+    hold MENU    private peek at what only that seat may see, such as a picture its last
+                 action revealed (the others look away)
 
 What is drawn comes from the game's own screens (its bundle's `screens()`), and from the
 generic ones for whatever a game's screens leave out.
@@ -22,6 +22,7 @@ grows; `screen()` gives the current Screen and `render()` its image, for the dis
 
 from __future__ import annotations
 
+import io
 import logging
 import threading
 import time
@@ -31,8 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion import product
 from companion.game.protocol import Command, Prompt
-from companion.glyph_pictures import glyph_path
 from companion.screens import Screen, common, generic
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
-GlyphSource = Callable[[int], "Image.Image | None"]
+PictureSource = Callable[[int], "Image.Image | None"]
 
 NOTICE_S = 4.0
 # Notices waiting at most; older ones are dropped. When commands come faster than notices
@@ -88,14 +89,18 @@ class _Screens:
         return getattr(generic, name) if found is _MISSING else found
 
 
-def glyphs_in(data_dir: str | Path) -> GlyphSource:
-    """The owner's glyph pictures (DATA_DIR/glyphs/<n>.png, written by calibration), or None."""
+def pictures_in(table: Table, data_dir: str | Path) -> PictureSource:
+    """The pictures the private peek of the game on the table shows, by the number its secret
+    names (its bundle's `private_pictures(data_dir)`), or None when it has none stored."""
 
     def load(number: int) -> Image.Image | None:
+        pictures = getattr(table.game, "private_pictures", None)
+        data = pictures(data_dir)(number) if pictures else None
+        if data is None:
+            return None
         from PIL import Image
 
-        path = glyph_path(data_dir, number)
-        return Image.open(path).convert("L") if path.is_file() else None
+        return Image.open(io.BytesIO(data)).convert("L")
 
     return load
 
@@ -103,7 +108,7 @@ def glyphs_in(data_dir: str | Path) -> GlyphSource:
 class Panel:
     """The table's own face: menus on the OLED driven by the five buttons.
 
-        panel = Panel(table, rolls=watcher, glyphs=glyphs_in(data_dir), join_url=url)
+        panel = Panel(table, rolls=watcher, pictures=pictures_in(table, data_dir), join_url=url)
         if panel.handle(event):
             display.show(panel.render())
 
@@ -115,7 +120,7 @@ class Panel:
         table: Table,
         *,
         rolls: Any = None,
-        glyphs: GlyphSource | None = None,
+        pictures: PictureSource | None = None,
         join_url: str = "",
         pin: str = "",
         problems: Callable[[], list[str]] | None = None,
@@ -125,7 +130,7 @@ class Panel:
     ):
         self.table = table
         self.rolls = rolls
-        self.glyphs = glyphs
+        self.pictures = pictures
         self.join_url = join_url
         self.pin = pin
         self.problems = problems or (lambda: [])
@@ -139,6 +144,7 @@ class Panel:
         self._notice_until = 0.0
         self._peek_seat: int | None = None  # warned: that seat may peek now
         self._peek_until: float | None = None  # peeking until then
+        self._private_refusal = ""  # why the peeking seat's command was refused, in secret
         self._prompt_index = 0
         self._seen_version = -1
         self._view: dict | None = None
@@ -177,7 +183,7 @@ class Panel:
                 return True
             if self._peek_seat is not None:
                 if button == "BACK":
-                    self._peek_seat = None
+                    self._end_peek()
                 return True
             if self._editor is not None:
                 self._edit(button)
@@ -217,7 +223,7 @@ class Panel:
             caption = f"PIN {self.pin}" if self.pin else "Scan to start"
             if self.join_url:
                 return common.join_code(self.join_url, caption)
-            return common.notice("Chac Companion", "Start a game on", "the host page.", big=caption)
+            return common.notice(product.NAME, "Start a game on", "the host page.", big=caption)
         view = self._view or {}
         screens = self._screens()
         if self._peek_until is not None:
@@ -284,10 +290,12 @@ class Panel:
     def _peek_screen(self) -> Screen:
         assert self._peek_seat is not None
         left = (self._peek_until or 0) - self._clock()
+        if self._private_refusal:
+            return self._screens().private_refusal(self._private_refusal, left)
         secret = self._secret(self._peek_seat)
         if not secret:
             return common.notice("Private peek", "Nothing to peek at.")
-        return self._screens().peek(secret, self.glyphs, left)
+        return self._screens().peek(secret, self.pictures, left)
 
     # --- the home screen ---------------------------------------------------------------
 
@@ -483,7 +491,7 @@ class Panel:
             seat = self._menu.seat
         if seat is None:
             return
-        if not self._secret(seat):
+        if not self._secret(seat) and not self._private_refusal:
             return
         self._peek_seat = seat
         self._peek_until = self._clock() + self.peek_s
@@ -492,6 +500,7 @@ class Panel:
         self._changed()
         self._peek_until = None
         self._peek_seat = None
+        self._private_refusal = ""
 
     # --- table changes -----------------------------------------------------------------
 
@@ -541,7 +550,16 @@ class Panel:
     # --- commands ----------------------------------------------------------------------
 
     def _submit(self, command: Command) -> bool:
-        return self._outcome(self.table.submit(command), done="")
+        outcome = self.table.submit(command)
+        private = self._screens().PRIVATE_RULES
+        if not outcome.ok and command.seat is not None and outcome.rule in private:
+            # The reason would tell the table a secret (e.g. which drawn card is which): the
+            # shared screen only asks the others to look away, as before any private peek.
+            self._menu = self._editor = None
+            self._peek_seat = command.seat
+            self._private_refusal = outcome.reason
+            return False
+        return self._outcome(outcome, done="")
 
     def _outcome(self, outcome: Outcome, done: str) -> bool:
         if outcome.ok:

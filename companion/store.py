@@ -29,14 +29,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion import product
 from companion.atomic_file import disk_fault, disk_state, sync_folder
 from companion.game.protocol import Event
 
 log = logging.getLogger(__name__)
 
-# "CHAC" in ASCII: marks a file as ours, so a stray SQLite database is refused as a log.
+# Marks a file as ours, so a stray SQLite database is refused as a log.
 DB_NAME = "events.sqlite"  # the log's file in the data directory, as it has always been
-APPLICATION_ID = 0x43484143
+APPLICATION_ID = int.from_bytes(product.LOG_MARK, "big")
 SCHEMA_VERSION = 1
 
 _SCHEMA = """
@@ -70,7 +71,7 @@ class StoreError(Exception):
 
 
 class NotALogError(StoreError):
-    """The file exists but is not a Chac Companion log."""
+    """The file exists but is not the companion's log."""
 
 
 class EmptyLogError(StoreError):
@@ -147,7 +148,7 @@ class Store:
             self._db = self._connect()
         except sqlite3.Error as exc:
             if "not a database" in str(exc):
-                raise NotALogError(f"{self.path} is not a Chac Companion log ({exc})") from exc
+                raise NotALogError(f"{self.path} is not a {product.NAME} log ({exc})") from exc
             raise StoreError(_explain(exc, self.path)) from exc
         if not readonly and self.path != ":memory:":
             self._open_acked()
@@ -192,8 +193,8 @@ class Store:
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
         if app_id != APPLICATION_ID:
             if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
-                raise NotALogError(f"{self.path} is an empty database, not a Chac Companion log")
-            raise NotALogError(f"{self.path} is an SQLite database, but not a Chac Companion log")
+                raise NotALogError(f"{self.path} is an empty database, not a {product.NAME} log")
+            raise NotALogError(f"{self.path} is an SQLite database, but not a {product.NAME} log")
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version != SCHEMA_VERSION:
             raise NotALogError(

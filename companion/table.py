@@ -60,7 +60,7 @@ class Table:
     The only writer: every change goes through a lock, is fsynced to SQLite, then published.
 
         table = Table.open("var/companion.db")
-        table.new_game("chac", {}, ["Ana", "Ben"])
+        table.new_game(name, options, ["Ana", "Ben"])
         outcome = table.submit(Command("pass", 0))
         if not outcome.ok:
             print(outcome.reason)

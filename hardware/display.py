@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from companion import product
+
 if TYPE_CHECKING:
     from PIL import Image
 
@@ -140,7 +142,9 @@ def open_oled(
         from luma.core.interface.serial import i2c
         from luma.oled import device as oled
     except ImportError as exc:
-        raise DisplayError("luma.oled is not installed: pip install 'chac-companion[pi]'") from exc
+        raise DisplayError(
+            f"luma.oled is not installed: pip install '{product.PACKAGE}[pi]'"
+        ) from exc
     try:
         serial = i2c(port=port, address=address)
         device = getattr(oled, driver)(serial, width=WIDTH, height=HEIGHT, rotate=rotation)

@@ -16,7 +16,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.table import Table
 from web.access import Access
-from web.glyphs import GlyphCatalog, HandOuts
+from web.handouts import HandOuts
 from web.ports import ServicePorts
 from web.ratelimit import RateLimiter
 from web.streams import Broadcaster
@@ -39,7 +39,6 @@ class WebState:
     data_dir: Path
     access: Access
     broadcaster: Broadcaster
-    glyphs: GlyphCatalog
     handouts: HandOuts
     camera_frame: Callable[[], bytes | None] | None
     public_port: int | None
@@ -62,7 +61,7 @@ def create_app(
     names: Iterable[str] = (),
     fixed_seeds: bool = False,
 ) -> Flask:
-    """The web app for `table`; secrets (tokens, PIN, glyph hand-outs) live in `data_dir`.
+    """The web app for `table`; secrets (tokens, PIN, reveals handed out) live in `data_dir`.
 
     `camera_frame` returns the latest annotated camera JPEG (dice outlined), or None while no
     camera is attached; `public_port` is the port phones reach (default: the request's port).
@@ -81,7 +80,6 @@ def create_app(
         data_dir=data_dir,
         access=Access.load(data_dir),
         broadcaster=Broadcaster(table.subscribe),
-        glyphs=GlyphCatalog(data_dir),
         handouts=HandOuts(data_dir),
         camera_frame=camera_frame,
         public_port=public_port,

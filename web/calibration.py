@@ -71,7 +71,7 @@ def attach(
     None; `camera_settings()` the fixed settings it was taken with, to store in the profile."""
     from calibration.session import CalibrationSession
 
-    data_dir = app.extensions["companion"].glyphs.folder.parent
+    data_dir = app.extensions["companion"].data_dir
     desk = Desk(
         session or CalibrationSession(data_dir), latest_image, camera_settings or (lambda: None)
     )

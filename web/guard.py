@@ -16,7 +16,7 @@ from web.access import HOST_COOKIE, SEAT_COOKIE
 
 
 def state():
-    """The app's WebState (table, access, broadcaster, glyphs, limits)."""
+    """The app's WebState (table, access, broadcaster, hand-outs, limits)."""
     return current_app.extensions["companion"]
 
 
@@ -26,7 +26,7 @@ def install(app: Flask) -> None:
 
 
 def _not_saved(exc: SaveError):
-    """Sign-ins, seat links and glyph hand-outs are saved before they count: nothing changed."""
+    """Sign-ins, seat links and reveal hand-outs are saved before they count: nothing changed."""
     return refuse(503, f"{exc}. Nothing changed; try again once the disk is fixed.")
 
 

@@ -1,4 +1,4 @@
-"""One seat's private page: its view, its commands, and the glyph hand-out."""
+"""One seat's private page: its view, its commands, and its game's private reveals."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import base64
 from flask import Blueprint, jsonify
 
 from companion.game.protocol import Command, RuleError
-from web.glyphs import SHOW_SECONDS, media_type
+from companion.game.reveals import NothingToReveal, media_type
 from web.guard import client_key, json_body, refuse, require_seat, state
 from web.routes_table import event_stream
 from web.views import offered, seat_payload
@@ -57,33 +57,26 @@ def outcome_response(outcome, for_player: bool = False):
     return refuse(409, reason, rule=outcome.rule, version=outcome.version)
 
 
-@bp.post("/glyph")
-def glyph():
-    """The glyph picture of this seat's last decipher, handed out once (CHAC-GLYPH-2)."""
+@bp.post("/reveal/<name>")
+def reveal(name: str):
+    """A private reveal the game on the table offers (its bundle's `private_reveal`), built from
+    this seat's own view and handed out once, to this seat only."""
     seat = require_seat()
     web = state()
-    view = web.table.seat_view(seat)
-    decipher = (view.get("you") or {}).get("decipher")
-    if not decipher:
-        return refuse(404, "You have not deciphered a glyph.")
-    if view.get("phase") == "over":
-        return refuse(410, "The game is over: no glyph is shown any more.")
-    key = f"{view.get('commitment', '')}:{seat}:{decipher['id']}"
-    if not web.handouts.claim(key):
-        return refuse(410, "That glyph has already been shown; decipher again to see it again.")
-    picture = web.glyphs.picture(decipher["number"])
-    if picture is None:
-        message = (
-            f"No picture of this glyph is stored: peek at the clue tile of zone "
-            f"{decipher['zone']} (number {decipher['number']}) by the walls room."
-        )
-        response = jsonify(picture=None, message=message, zone=decipher["zone"])
-    else:
-        data = base64.b64encode(picture).decode("ascii")
-        response = jsonify(
-            picture=f"data:{media_type(picture)};base64,{data}",
-            seconds=SHOW_SECONDS,
-            zone=decipher["zone"],
-        )
+    game = web.table.game
+    private_reveal = getattr(game, "private_reveal", None)
+    if private_reveal is None:
+        return refuse(404, "This game has nothing to show privately.")
+    try:
+        shown = private_reveal(name, web.table.seat_view(seat), seat, web.data_dir)
+    except NothingToReveal as exc:
+        return refuse(410 if exc.gone else 404, str(exc))
+    if not web.handouts.claim(f"{name}:{shown.key}"):
+        return refuse(410, shown.again)
+    picture = None
+    if shown.picture is not None:
+        data = base64.b64encode(shown.picture).decode("ascii")
+        picture = f"data:{media_type(shown.picture)};base64,{data}"
+    response = jsonify(picture=picture, **shown.details)
     response.headers["Cache-Control"] = "no-store"
     return response

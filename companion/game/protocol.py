@@ -133,9 +133,13 @@ class Game(Protocol):
     offers as buttons when that is more than the legal commands: steps the rules refuse
     with a reason worth reading), `screens()` (the module drawing its OLED screens: see
     `companion.screens.generic`), `simulation()` (what `companion simulate` checks after every
-    command and counts per game), `verify(options, seats, seed, commands, noted)` (checks a
-    finished game against the commitment noted at setup, raising AuditMismatch or
-    AuditUnfinished), `reveal_matches(commitment, reveal) -> bool`,
+    command and counts per game; its `run_for(options)` may take over for some options, e.g. a
+    co-op team's run), `private_reveal(name, seat_view, seat, data_dir)` (something only that
+    seat sees once, such as a picture: see `companion.game.reveals`), `private_pictures(data_dir)`
+    (the pictures the panel's private peek shows, by number) and `stock_media(data_dir)`
+    (stand-ins for those pictures on a simulated table), `verify(options, seats, seed,
+    commands, noted)` (checks a finished game against the commitment noted at setup, raising
+    AuditMismatch or AuditUnfinished), `reveal_matches(commitment, reveal) -> bool`,
     `board_layout(public_view)` (where the pages draw its board; None: before any game), and
     `hidden_twin(state, seat, rng)` (the state with what only `seat` may know dealt again, for
     the secrecy test every registered game is put through).

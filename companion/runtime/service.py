@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion import product
 from companion.atomic_file import SaveError, disk_fault, disk_state
 from companion.config import BUTTON_NAMES, Config, ConfigError, is_raspberry_pi
 from companion.data_lock import DataDirBusy, DataDirLock
@@ -365,12 +366,12 @@ class Service:
         self.buttons = self._make_buttons()
         self.simulator = None
         if not self.real:
-            from companion.runtime.simulator import Simulator, stock_glyph_pictures
+            from companion.runtime.simulator import Simulator, stock_media
 
-            try:  # Decipher shows a glyph on a simulated table
-                stock_glyph_pictures(self.data_dir)
+            try:  # private reveals show a picture on a simulated table too
+                stock_media(self.data_dir)
             except SaveError as exc:  # a read-only or full disk: the table still serves views
-                log.warning("No stand-in glyph pictures: %s", exc)
+                log.warning("No stand-in pictures for private reveals: %s", exc)
             self.simulator = Simulator(
                 self.buttons, self.camera, self._display, config.buttons.hold_time
             )
@@ -501,13 +502,13 @@ class Service:
             log.info("Camera settings from the calibration profile applied")
 
     def _make_panel(self) -> Any:
-        from companion.panel import Panel, glyphs_in
+        from companion.panel import Panel, pictures_in
         from web.access import host_url
 
         return Panel(
             self.table,
             rolls=self.rolls,
-            glyphs=glyphs_in(self.data_dir),
+            pictures=pictures_in(self.table, self.data_dir),
             join_url=host_url(self.config.web.port),
             pin=self.access.pin,
             problems=self.problems,
@@ -669,7 +670,7 @@ def announce_mdns(name: str, port: int) -> Any:
         raise OSError("no network address")
     info = ServiceInfo(
         "_http._tcp.local.",
-        f"Chac Companion ({name})._http._tcp.local.",
+        f"{product.NAME} ({name})._http._tcp.local.",
         addresses=[socket.inet_aton(address)],
         port=port,
         properties={"path": "/"},

@@ -19,18 +19,16 @@ from hardware.buttons import DEFAULT_PINS
 PRESS_S = 0.12  # how long a short press holds the pin down: longer than the debounce
 
 
-def stock_glyph_pictures(data_dir: Any) -> list[int]:
-    """Give the simulated table's catalog a picture for every glyph number it lacks: the
-    rendered stand-ins for clue tiles (calibration.tile_synth), so Decipher shows a glyph.
-    Pictures already there (a calibration run on this data directory) are kept. Returns the
-    numbers written."""
-    from calibration import catalog
-    from calibration.tile_synth import render_face
+def stock_media(data_dir: Any) -> None:
+    """Give every registered game whose private reveals show pictures the stand-ins it
+    renders for those calibration has not stored (its bundle's `stock_media`), so a
+    simulated table shows them without a calibration run; the owner's pictures are kept."""
+    from companion.game import GAMES, load_game
 
-    missing = [n for n in catalog.GLYPH_NUMBERS if not catalog.glyph_path(data_dir, n).is_file()]
-    for number in missing:
-        catalog.save_glyph(data_dir, number, render_face(number, "glyph"))
-    return missing
+    for name in GAMES:
+        stock = getattr(load_game(name), "stock_media", None)
+        if stock is not None:
+            stock(data_dir)
 
 
 class Simulator:

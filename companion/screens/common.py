@@ -126,19 +126,20 @@ def _qr_picture(url: str) -> Image.Image:
     return code.resize((code.width * scale,) * 2, Image.Resampling.NEAREST)
 
 
-def peek(picture: Image.Image | None, seconds_left: float, caption: str = "") -> Screen:
-    """The private peek: the glyph picture dithered to 1 bit, with the seconds left."""
+def peek(picture: Image.Image | None, seconds_left: float, caption: str) -> Screen:
+    """The private peek: a picture only one seat may see, dithered to 1 bit, with the seconds
+    left; `caption` names it, or without a picture says what to look at instead."""
     canvas = Canvas("peek")
     left = round(max(0.0, seconds_left))
     if picture is None:
-        canvas.text((WIDTH / 2, 20), caption or "Look at your clue tile", BIG, anchor="mm")
+        canvas.text((WIDTH / 2, 20), caption, BIG, anchor="mm")
     else:
         room = (WIDTH - 22, HEIGHT)
         grey = picture.convert("L")
         grey.thumbnail(room, Image.Resampling.LANCZOS)
         dithered = grey.convert("1", dither=Image.Dither.FLOYDSTEINBERG)
         canvas.paste(dithered, ((room[0] - dithered.width) // 2, (HEIGHT - dithered.height) // 2))
-        canvas.screen.texts.append(Text(caption or "glyph", (0, 0, room[0], HEIGHT), 0))
+        canvas.screen.texts.append(Text(caption, (0, 0, room[0], HEIGHT), 0))
     canvas.text((WIDTH - 2, HEIGHT - 2), str(left), BIG, anchor="rd")
     return canvas.done()
 

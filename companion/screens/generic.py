@@ -22,6 +22,8 @@ TYPED_NAME = "Value"
 # The private peek's menu item and the commands after which it is offered: none here.
 PEEK_LABEL = "Peek"
 PEEK_AFTER: frozenset[str] = frozenset()
+# Rules whose refusal would tell the table a secret: the panel shows it in the private peek.
+PRIVATE_RULES: frozenset[str] = frozenset()
 HINTS = {"roll": "MENU: type", "confirm": "OK: go", "choose": "MENU: choose", "act": "MENU: act"}
 
 
@@ -88,6 +90,14 @@ def refusal(reason: str) -> Screen:
     since a sentence cut short does not say why."""
     canvas = Canvas("notice")
     canvas.bar(0, "Not possible")
+    canvas.fitted(14, reason)
+    return canvas.done()
+
+
+def private_refusal(reason: str, seconds_left: float) -> Screen:
+    """A refusal only its seat reads (PRIVATE_RULES), in the private peek."""
+    canvas = Canvas("peek")
+    canvas.bar(0, "Only you: not possible", str(round(max(0.0, seconds_left))))
     canvas.fitted(14, reason)
     return canvas.done()
 

@@ -12,11 +12,11 @@ import pytest
 
 from calibration import catalog
 from calibration.session import OLED_WIDTH, CalibrationSession
-from calibration.tile_synth import render_face
 from companion import profile as calibration_profile
 from companion.dice import reader
 from companion.dice.profile import Profile
-from web.glyphs import GlyphCatalog
+from companion.game.chac.glyphs import GlyphCatalog
+from companion.game.chac.tile_art import render_face
 
 
 def _similarity(a: np.ndarray, b: np.ndarray) -> float:

@@ -4,7 +4,7 @@ Research or an Explore shows its player only in the private peek."""
 
 from __future__ import annotations
 
-from companion.panel import NOTICE_S
+from companion.screens import common
 
 
 def card_words(drawn):
@@ -69,8 +69,11 @@ def test_a_turn_from_the_panel_with_its_reveals_only_in_the_private_peek(rig):
     name_card = next(i for i, c in enumerate(drawn) if c["kind"] != "treasure")
     treasure = 1 - name_card
     screen = look(rig.pick(f"Keep card {name_card + 1}"))
-    assert "name card may never be kept" in screen.text and "MOCT-EXPL-2" in screen.text
-    look(rig.wait(NOTICE_S))
+    # MOCT-EXPL-2's refusal would show which card is the name card: only Ana reads it.
+    assert screen.name == "peek-warning" and "Only Ana!" in screen.text
+    peek, let_go = rig.hold("MENU")
+    assert peek.name == "peek" and "name card may never be kept" in peek.text
+    look(let_go())
     look(rig.pick(f"Keep card {treasure + 1}"))
     assert rig.table.seat_view(ana)["you"]["hand"] == [
         {"temple": 3, "points": drawn[treasure]["points"]}
@@ -88,3 +91,22 @@ def test_a_turn_from_the_panel_with_its_reveals_only_in_the_private_peek(rig):
 
     hidden = ["Cursed", "Safe", *card_words(drawn)]
     assert not [text for text in shared for word in hidden if word in text]
+
+
+def test_refusing_the_name_card_tells_the_table_nothing(rig):
+    """MOCT-EXPL-2, secrecy: whichever drawn card the player tries to keep, the shared OLED
+    shows the same picture as before any private peek, and the table's views do not change;
+    the reason is in that seat's peek only."""
+    assert rig.table.new_game("moctezuma", {}, ["Ana", "Ben"], seed=2).ok
+    rig.wait(0)
+    rig.pick("Temple 3 (1 pt)")
+    rig.pick("Explore 2 cards (2)")
+    ana = rig.table.public_view()["turn"]
+    drawn = rig.table.seat_view(ana)["you"]["drawn"]["cards"]
+    name_card = next(i for i, c in enumerate(drawn) if c["kind"] != "treasure")
+    rig.press("BACK")  # past the warning the Explore gave
+    before = (rig.table.public_view(), rig.table.seat_view(1 - ana))
+    rig.press("OK")
+    rig.pick(f"Keep card {name_card + 1}")
+    assert rig.display.device.image.tobytes() == common.peek_warning("Ana").image.tobytes()
+    assert (rig.table.public_view(), rig.table.seat_view(1 - ana)) == before

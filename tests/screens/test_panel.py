@@ -8,7 +8,7 @@ from PIL import Image, ImageDraw
 
 from companion.game.chac.board import DEFAULT_BOARD, load_board
 from companion.game.protocol import Command
-from companion.panel import NOTICE_S, Panel
+from companion.panel import NOTICE_S, Panel, pictures_in
 from companion.rolls import RollWatcher, TrayState
 from companion.table import Table
 from hardware.buttons import ButtonEvent
@@ -61,13 +61,27 @@ def glyph(number):
     return image
 
 
+def test_the_peek_reads_the_pictures_of_the_game_on_the_table(table, tmp_path):
+    """CHAC-GLYPH-2: the panel finds the glyph pictures through Chac's bundle (the catalog
+    calibration writes); before a game, or for a game with no pictures, there are none."""
+    stored = tmp_path / "glyphs" / "4.png"
+    stored.parent.mkdir()
+    glyph(4).save(stored)
+    pictures = pictures_in(table, tmp_path)
+    assert pictures(4) is None  # no game yet
+    table.new_game("chac", {}, ["Ana", "Ben"], seed=7)
+    assert pictures(4).tobytes() == glyph(4).tobytes() and pictures(5) is None
+    table.new_game("inka", {}, ["Ana", "Ben"], seed=7)
+    assert pictures(4) is None
+
+
 def test_the_glyph_picture_shows_only_in_the_private_peek_of_the_seat_that_deciphered(table):
     """CHAC-WALLS-1, CHAC-GLYPH-2: the trap's glyph is shown to the decipherer alone, after a
     warning and only while MENU is held, for five seconds."""
     started(table)
     asked = []
     clock = Clock()
-    panel = Panel(table, glyphs=lambda n: asked.append(n) or glyph(n), clock=clock)
+    panel = Panel(table, pictures=lambda n: asked.append(n) or glyph(n), clock=clock)
     pick(panel, "Move to Z1")
     screen = pick(panel, "Decipher")
     assert screen.name == "peek-warning" and asked == []  # nothing drawn before the hold

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tablehttp import Phone, host
 
 from calibration import catalog
-from calibration.tile_synth import render_face
+from companion.game.chac.tile_art import render_face
 
 
 def test_decipher_on_the_simulated_table_shows_a_glyph_picture(start_service, tmp_path):
@@ -32,6 +32,6 @@ def test_decipher_on_the_simulated_table_shows_a_glyph_picture(start_service, tm
     assert ana.post("/api/seat/command", {"type": "move", "to": "Z1"})[0] == 200
     assert ana.post("/api/seat/command", {"type": "decipher"})[0] == 200
     decipher = ana.get("/api/seat")[1]["view"]["you"]["decipher"]
-    status, answer = ana.post("/api/seat/glyph", {"id": decipher["id"]})
+    status, answer = ana.post("/api/seat/reveal/glyph", {"id": decipher["id"]})
     assert status == 200, answer
     assert answer["picture"].startswith("data:image/png;base64,")

@@ -44,7 +44,7 @@ CHECKED_POSTS = {
     "/api/host/new-game": ["seats", "options", "seed", "game"],
     "/api/host/command": ["type", "values", "seat", "keeper", "to"],
     "/api/seat/command": ["type", "to", "cards", "seat"],
-    "/api/seat/glyph": [],
+    "/api/seat/reveal/glyph": [],
     "/api/service/roll/confirm": ["values"],
     "/api/host/calibration/start": ["step"],
     "/api/host/calibration/corners": ["points"],

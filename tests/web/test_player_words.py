@@ -48,7 +48,7 @@ def test_chac_glyph_2_no_glyph_is_handed_out_once_the_game_is_over(app, host, da
     start_game(host)
     decipher(app)
     assert host.post("/api/host/command", json={"type": "end_game"}).status_code == 200
-    answer = seat_client(app, 0).post("/api/seat/glyph", json={})
+    answer = seat_client(app, 0).post("/api/seat/reveal/glyph", json={})
     assert answer.status_code == 410
     assert "over" in answer.json["error"]
 

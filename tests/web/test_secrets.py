@@ -94,7 +94,7 @@ def test_random_games_never_show_a_secret_to_the_wrong_page(table, data_dir, nam
             scanner.check(mine.get_data(as_text=True), view)
             hands[seat] = {card["id"] for card in you.get("cards") or []}
             if command.type == "decipher" and command.seat == seat:
-                glyph = phone.post("/api/seat/glyph", json={})
+                glyph = phone.post("/api/seat/reveal/glyph", json={})
                 assert glyph.status_code == 200
                 scanner.check(glyph.get_data(as_text=True), view, you["decipher"]["number"])
                 shown_glyphs += 1

@@ -310,6 +310,29 @@ class ChacGame:
 
         return audit_game(options, seats, seed, commands, noted)
 
+    def private_reveal(
+        self, name: str, seat_view: Mapping[str, Any], seat: int, data_dir: str | Path
+    ) -> Any:
+        """The seat page's private reveals: "glyph", the glyph viewer (CHAC-GLYPH-2)."""
+        from companion.game.chac.glyphs import glyph_reveal
+        from companion.game.reveals import NothingToReveal
+
+        if name != "glyph":
+            raise NothingToReveal(f"Temple of Chac has no private {name!r} to show.")
+        return glyph_reveal(seat_view, seat, data_dir)
+
+    def private_pictures(self, data_dir: str | Path) -> Any:
+        """The pictures the panel's private peek shows by glyph number (bytes, or None)."""
+        from companion.game.chac.glyphs import GlyphCatalog
+
+        return GlyphCatalog(data_dir).picture
+
+    def stock_media(self, data_dir: str | Path) -> list[int]:
+        """On a simulated table: stand-in glyph pictures for those calibration has not stored."""
+        from companion.game.chac.glyphs import stock_pictures
+
+        return stock_pictures(data_dir)
+
     def reveal_matches(self, commitment: str, reveal: Any) -> bool:
         """Whether the end-of-game reveal hashes to the commitment published at setup."""
         return verify_reveal(commitment, reveal)

@@ -1,6 +1,6 @@
 """What `companion simulate` checks and counts in Temple of Chac games: the invariants after
 every command, then the rounds, fates, escapes and scores of each finished game; and the co-op
-team's win rates (`--coop`, CHAC-COOP-1)."""
+team's win rates (`--option mode=coop`, CHAC-COOP-1)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import random
 import statistics
 import time
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,9 +42,15 @@ class ChacSimulation:
         return InvariantWatcher(invariants)
 
     @staticmethod
-    def coop(games: int, seed: int, players: int | None, levels: tuple[int, ...]) -> CoopReport:
-        """`companion simulate --coop`: the co-op team's win rates (CHAC-COOP-1)."""
-        return simulate_coop(games, seed, players, levels)
+    def run_for(options: Mapping[str, Any]) -> Callable[[int, int, int | None], CoopReport] | None:
+        """`companion simulate --option mode=coop [--option level=L]`: co-op games played by a
+        simulated team, at that level or at every level, reporting the team's win rates
+        (CHAC-COOP-1); None for standard games, which random play covers."""
+        if options.get("mode") != "coop":
+            return None
+        levels = (options["level"],) if "level" in options else (1, 2, 3, 4)
+        variants = {k: v for k, v in options.items() if k not in ("mode", "level")}
+        return lambda games, seed, players: simulate_coop(games, seed, players, levels, variants)
 
     def add(self, state: ChacState, commands: list[Any]) -> None:
         """Counts one finished game (the commands that played it are not counted here)."""
@@ -129,9 +136,33 @@ class CoopReport:
             },
         }
 
+    def lines(self) -> list[str]:
+        """The win rate by level and player count, as `companion simulate` prints it."""
+        report = self.to_json()
+        counts = sorted({int(n) for by in report["levels"].values() for n in by})
+        per_level = self.games // max(len(self.played), 1)
+        lines = [
+            f"co-op: {per_level} games a level in {report['seconds']} s, played by a simulated "
+            "team; invariants checked after every command",
+            "win rate (games) | " + " | ".join(f"{n} player{'s' if n > 1 else ''}" for n in counts),
+        ]
+        for level, by in report["levels"].items():
+            cells = [
+                f"{100 * by[str(n)]['win_rate']:.1f}% ({by[str(n)]['games']})"
+                if str(n) in by
+                else "-"
+                for n in counts
+            ]
+            lines.append(f"level {level} | " + " | ".join(cells))
+        return lines
+
 
 def simulate_coop(
-    games: int, seed: int, players: int | None = None, levels: tuple[int, ...] = (1, 2, 3, 4)
+    games: int,
+    seed: int,
+    players: int | None = None,
+    levels: tuple[int, ...] = (1, 2, 3, 4),
+    variants: Mapping[str, Any] | None = None,
 ) -> CoopReport:
     """At each level, `games` co-op games (game i: seed `seed + i`, the same deals at every
     level) played by the simulated team of `team_play`, invariants checked throughout.
@@ -153,7 +184,7 @@ def simulate_coop(
                     game,
                     [f"Player {i + 1}" for i in range(count)],
                     game_seed,
-                    options={"mode": "coop", "level": level},
+                    options={**(variants or {}), "mode": "coop", "level": level},
                     check=InvariantWatcher(invariants),
                 ).state
             except Exception as exc:

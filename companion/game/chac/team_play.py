@@ -1,4 +1,4 @@
-"""A plausible co-operative team for `companion simulate --coop` (CHAC-COOP-1).
+"""A plausible co-operative team for `companion simulate --option mode=coop` (CHAC-COOP-1).
 
 Plain random play almost never brings treasure out, which says nothing about how hard a level
 is. This team still picks among the legal commands at random, with weights: it searches and

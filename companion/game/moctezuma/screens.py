@@ -22,6 +22,8 @@ View = Mapping[str, Any]
 TYPED_NAME = "Chit"
 PEEK_LABEL = "Peek at what I saw"
 PEEK_AFTER = frozenset({"research", "explore"})
+# Refusing to keep the name card would show the table which drawn card it is (MOCT-EXPL-2).
+PRIVATE_RULES = frozenset({"MOCT-EXPL-2"})
 FACES = {"Cursed": "C", "Safe": "S"}
 LAST_FACES = 6  # the turned chits' faces that fit on a line
 

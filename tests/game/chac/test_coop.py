@@ -259,18 +259,18 @@ def test_random_co_op_games_keep_secrets_and_end_chac_coop_1(seed):
 
 
 def test_simulate_prints_the_win_rate_by_level_and_players_chac_coop_1(capsys):
-    """CHAC-COOP-1: `companion simulate --coop` plays the same deals at every level and reports
-    the team's win rate by level and player count."""
+    """CHAC-COOP-1: `companion simulate --option mode=coop` plays the same deals at every level
+    and reports the team's win rate by level and player count."""
     from companion.cli import main
 
-    assert main(["simulate", "--coop", "--games", "3", "--seed", "1", "--json"]) == 0
+    assert main(["simulate", "--option", "mode=coop", "--games", "3", "--seed", "1", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["games"] == 12 and sorted(report["levels"]) == ["1", "2", "3", "4"]
     for by_players in report["levels"].values():
         assert sum(cell["games"] for cell in by_players.values()) == 3
         assert all(0 <= cell["win_rate"] <= 1 for cell in by_players.values())
-    assert main(["simulate", "--coop", "--level", "2", "--players", "1", "--games", "2"]) == 0
+    coop_level_2 = ["--option", "mode=coop", "--option", "level=2"]
+    assert main(["simulate", *coop_level_2, "--players", "1", "--games", "2"]) == 0
     out = capsys.readouterr().out
     assert "win rate (games) | 1 player" in out
     assert [line.split(" |")[0] for line in out.splitlines()[2:]] == ["level 2"]
-    assert main(["simulate", "--level", "2", "--games", "2"]) == 2

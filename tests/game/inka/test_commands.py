@@ -60,7 +60,10 @@ def test_simulate_game_inka_plays_whole_games_and_reports(capsys):
 
 @pytest.mark.parametrize(
     "extra, message",
-    [(["--players", "5"], "Inka takes 2 to 4 players"), (["--coop"], "Inka has no co-op mode")],
+    [
+        (["--players", "5"], "Inka takes 2 to 4 players"),
+        (["--option", "mode=coop"], "Inka has no option 'mode'"),
+    ],
 )
 def test_simulate_game_inka_refuses_what_inka_does_not_have(extra, message, capsys):
     assert main(["simulate", "--game", "inka", *extra]) == 2

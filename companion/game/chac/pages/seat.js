@@ -225,7 +225,7 @@ Parts.define("chac", (() => {
   async function showGlyph(decipher) {
     let answer;
     try {
-      answer = await Companion.post("/api/seat/glyph", { id: decipher.id });
+      answer = await Companion.post("/api/seat/reveal/glyph", { id: decipher.id });
     } catch (err) {
       return; // already shown (reload, second phone): nothing to show again
     }
@@ -295,7 +295,7 @@ Parts.define("chac", (() => {
         '<p class="hint">Peek under the slab on the board and compare its number with these.</p></section>' +
         '<section class="card"><h2>Round</h2><div id="facts" class="facts"></div></section>' +
         '<section class="card"><h2>Last dice</h2><div id="dice" class="dice"></div></section>',
-      bottom: '<div id="glyph" hidden></div>',
+      bottom: '<div id="glyph" class="reveal" hidden></div>',
     },
     seat,
     sending(payload) { if (sentFrom === null && payload) sentFrom = payload.view.log_count; },
