@@ -165,14 +165,25 @@ class ChannelWriter:
 
     def send(self, data: bytes) -> bool:
         channel = self.channel
-        if channel.total_outbufs_len > MAX_BACKLOG:
-            self._close()
+        if not channel.connected:
             return False
-        try:
-            self.task.write(data)  # sends what the socket takes now, queues the rest
-        except (ClientDisconnected, OSError):
-            return False
-        return bool(channel.connected)
+        if self.task.chunked_response:
+            data = b"%X\r\n%s\r\n" % (len(data), data)
+        with channel.outbuf_lock:
+            if channel.total_outbufs_len > MAX_BACKLOG:
+                self._close()
+                return False
+            try:
+                if not channel.total_outbufs_len:  # as a rule: the socket takes it all now
+                    sent = channel.send(data, do_close=False)
+                    if sent:
+                        channel.last_activity = time.time()
+                        data = data[sent:]
+                if data:  # queued for waitress's network loop
+                    channel.write_soon(data)
+            except (ClientDisconnected, OSError):
+                return False
+        return True
 
     def end(self, data: bytes) -> None:
         try:

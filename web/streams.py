@@ -119,10 +119,10 @@ class Broadcaster:
 
     def notify_all(self) -> None:
         with self._lock:
-            listeners = list(self._listeners)
-        for listener in listeners:
+            listeners = [listener for listener in self._listeners if listener.writer is None]
+        for listener in listeners:  # the streams that wait in their own thread
             listener.notify()
-        self._wake.set()
+        self._wake.set()  # and the pusher, for the others
 
     def stream(
         self, render: Render, client: str = "", view: str = "", hand_over: HandOver | None = None
