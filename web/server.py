@@ -12,7 +12,9 @@ been flushed, and only then shuts the workers down, or the server would linger.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -31,7 +33,10 @@ COMMAND_WORKERS = 16  # never taken by streams: commands, views, pictures
 MIN_THREADS = COMMAND_WORKERS + 16  # room for 12 phones' and the table's streams
 CONNECTIONS_PER_THREAD = 4  # keep-alive connections idle between requests hold no thread
 STREAM_DRAIN_S = 2.0
-MAX_BACKLOG = 1 << 20  # bytes a page has not taken yet: beyond, it is gone or hostile
+# A page that stops reading holds at most this much in the kernel (instead of megabytes each,
+# as the send buffer grows by itself), then at most MAX_BACKLOG queued here before it is let go.
+STREAM_SEND_BUFFER = 128 * 1024
+MAX_BACKLOG = 256 * 1024
 
 log = logging.getLogger(__name__)
 
@@ -121,6 +126,8 @@ class PushTask(WSGITask):
         self.close_on_finish = False
         channel = self.channel
         channel.gone = gone
+        with contextlib.suppress(OSError):  # OSError: closed already
+            channel.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, STREAM_SEND_BUFFER)
         if not channel.connected:  # the page left before the hand-over
             gone()
         return ChannelWriter(self)
@@ -182,6 +189,7 @@ class ChannelWriter:
                 if data:  # queued for waitress's network loop
                     channel.write_soon(data)
             except (ClientDisconnected, OSError):
+                self._close()
                 return False
         return True
 

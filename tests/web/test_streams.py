@@ -10,9 +10,12 @@ import threading
 import time
 from contextlib import contextmanager
 
-from webplay import host_client, seat_client, start_game
+from webplay import NAMES, host_client, seat_client, start_game
 
+import web.server
+from companion.game import load_game
 from companion.game.protocol import Command
+from companion.game.random_play import play_random_game
 from web.access import HOST_COOKIE
 from web.app import Limits, create_app
 from web.server import WebServer
@@ -364,3 +367,35 @@ def test_an_idle_page_hears_a_ping_and_stop_ends_its_stream(table, data_dir):
         assert [kind for kind, _ in events if kind != "ping"] == ["bye"]  # then the end
         page.close()
     assert broadcaster.count == 0
+
+
+def test_a_page_that_stops_reading_is_let_go_and_the_others_keep_up(table, data_dir, monkeypatch):
+    """Events a page does not take wait in the server's queue; a page too far behind (here:
+    behind at all) is disconnected, and the pages that read get every change meanwhile."""
+    monkeypatch.setattr(web.server, "MAX_BACKLOG", 0)
+    app = create_app(table, data_dir, fixed_seeds=True)
+    host = host_client(app)
+    start_game(host, seed=5)
+    broadcaster = app.extensions["companion"].broadcaster
+    with served(app, threads=32) as server:
+        stuck = socket.socket()
+        stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)  # a tiny window, never read
+        stuck.bind(("127.0.1.1", 0))
+        stuck.connect(("127.0.0.1", server.port))
+        stuck.sendall(b"GET /api/table/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        page, events = open_stream(server, phone=2)
+        assert next(events)[0] == "view"
+        assert wait_until(lambda: broadcaster.count == 2)
+        commands = play_random_game(load_game("chac"), NAMES, 5).commands
+        for command in commands:
+            assert table.submit(command).ok
+            kind, view = next(events)
+            assert kind == "view" and view["version"] == table.version
+            if broadcaster.count == 1:
+                break
+        assert broadcaster.count == 1, f"the stuck page still open after {len(commands)} changes"
+        stuck.settimeout(5)
+        while stuck.recv(65536):  # what the server had sent, then the end of the connection
+            pass
+        stuck.close()
+        page.close()
