@@ -147,7 +147,7 @@ class Broadcaster:
         pushed = False
         try:
             yield f"retry: {RETRY_MS}\n\n".encode()
-            listener.sent, text = self._first(listener)
+            listener.sent, text = self._render(listener)
             yield text
             if hand_over is not None:
                 writer = hand_over(lambda: self._hang_up(listener))
@@ -172,7 +172,8 @@ class Broadcaster:
                 with self._lock:
                     self._listeners.pop(listener, None)
 
-    def _first(self, listener: Listener) -> tuple[int, bytes]:
+    def _render(self, listener: Listener) -> tuple[int, bytes]:
+        """The listener's view rendered now: its version and its event."""
         payload = listener.render()
         return payload.get("version", 0), _event(payload)
 
@@ -182,13 +183,13 @@ class Broadcaster:
         again)."""
         view = listener.view
         if not view:
-            return self._first(listener)
+            return self._render(listener)
         with self._lock:
             lock = self._render_locks.setdefault(view, threading.Lock())
         with lock:
             version, text = self._texts.get(view, (-1, b""))
             if version < self._version:
-                version, text = self._first(listener)
+                version, text = self._render(listener)
                 self._texts[view] = (version, text)
             return version, text
 
