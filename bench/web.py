@@ -287,7 +287,7 @@ def measure(tree: Path, args: argparse.Namespace, games: list[tuple[int, list]])
                 stream.start()
             for stream in streams:
                 assert stream.ready.wait(10)
-            posts, updates = [], []
+            posts, updates, fanouts = [], [], []
             # What the camera, the OLED and the open streams cost with nothing happening.
             cpu_before, wall_before = cpu_s(child.pid), time.perf_counter()
             time.sleep(3)
@@ -310,9 +310,11 @@ def measure(tree: Path, args: argparse.Namespace, games: list[tuple[int, list]])
                 else:
                     raise RuntimeError(f"version {version} did not reach every page in 5 s")
                 updates.extend(s.arrivals[version] - started for s in streams)
+                fanouts.append(max(s.arrivals[version] for s in streams) - started - posts[-1])
             cpu = cpu_s(child.pid) - cpu_before
             wall = time.perf_counter() - wall_before
-            run.update(posts=posts, updates=updates, ended=idle.ended, resting=resting)
+            run.update(posts=posts, updates=updates, fanouts=fanouts)
+            run.update(ended=idle.ended, resting=resting)
             run["cpu_ms"] = (cpu - resting * wall) / len(posts) * 1000
             run["rss"], run["peak"] = rss_kib(child.pid)
         finally:
@@ -334,6 +336,8 @@ def report(args: argparse.Namespace, games: list, runs: list[dict]) -> None:
     print(f"  POST command   {percentiles([t for r in runs for t in r['posts']])}")
     updates = [t for r in runs for t in r["updates"]]
     print(f"  page updated   {percentiles(updates)}   (command sent -> view on a page)")
+    fanouts = [t for r in runs for t in r["fanouts"]]
+    print(f"  all updated    {percentiles(fanouts)}   (command answered -> view on every page)")
     cpu = statistics.median(r["cpu_ms"] for r in runs)
     resting = statistics.median(r["resting"] for r in runs)
     print(
