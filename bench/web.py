@@ -2,6 +2,7 @@
 SSE clients and 100 idle ones open, and the serving process's memory.
 
     .venv/bin/python bench/web.py [--commands 120] [--requests 300] [--clients 12] [--idle 100]
+    .venv/bin/python bench/web.py --trees ../main . --rounds 3   # before/after, interleaved
 
 The companion runs in a child process as `companion run --simulate` assembles it: waitress
 with its default threads, the simulated camera read by the dice reader at its frame rate, the
@@ -9,7 +10,8 @@ OLED drawn, the buttons polled (rate limits raised, since every client here shar
 fixed seeds allowed, so that recorded games can be replayed). This process opens `--idle`
 event streams that only listen, each from its own loopback address (127.0.1.x) as phones
 each have theirs, then plays recorded random games through the host and seat APIs and times
-how long each command takes to reach every live page.
+how long each command takes to reach every live page. With `--trees`, the companion of each
+checkout (its code, its .venv) is measured in turn, `--rounds` times, by the same client.
 """
 
 from __future__ import annotations
@@ -165,8 +167,11 @@ def new_game(host: Client, seed: int, moves: list) -> list:
 
 def percentiles(samples: list[float]) -> str:
     ms = sorted(s * 1000 for s in samples)
-    p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
-    return f"p50 {statistics.median(ms):6.2f} ms   p99 {p99:6.2f} ms   (n={len(ms)})"
+
+    def at(q: float) -> float:
+        return ms[min(len(ms) - 1, round(q * (len(ms) - 1)))]
+
+    return f"p50 {at(0.5):6.2f} ms  p95 {at(0.95):6.2f} ms  p99 {at(0.99):6.2f} ms  (n={len(ms)})"
 
 
 def cpu_s(pid: int) -> float:
@@ -188,6 +193,14 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--clients", type=int, default=12)
     parser.add_argument("--idle", type=int, default=100, help="idle event streams open")
+    parser.add_argument(
+        "--trees",
+        nargs="+",
+        type=Path,
+        default=[ROOT],
+        help="checkouts whose companion is served, each with its .venv (default: this one)",
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="runs per tree, interleaved")
     parser.add_argument("--serve", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -196,7 +209,6 @@ def main() -> int:
 
     from companion.game import load_game
     from companion.game.random_play import play_random_game
-    from web.access import Access
 
     # Recorded random games, one after another, until there are enough commands.
     games: list[tuple[int, list]] = []
@@ -206,12 +218,30 @@ def main() -> int:
         games.append((seed, moves))
         total += len(moves)
         seed += 1
+    results: dict[Path, list[dict]] = {tree: [] for tree in args.trees}
+    for _ in range(args.rounds):
+        for tree in args.trees:  # interleaved: the machine's load falls on every tree alike
+            results[tree].append(measure(tree.resolve(), args, games))
+    for tree, runs in results.items():
+        if len(args.trees) > 1:
+            print(f"== {tree} ({len(runs)} runs)")
+        report(args, games, runs)
+    return 0
+
+
+def measure(tree: Path, args: argparse.Namespace, games: list[tuple[int, list]]) -> dict:
+    """One run against the companion of checkout `tree`: its samples and figures."""
+    from web.access import Access
+
+    run: dict = {"views": {}}
     with tempfile.TemporaryDirectory() as data_dir:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
         child = subprocess.Popen(
-            [sys.executable, __file__, "--serve", data_dir, str(port)],
+            [tree / ".venv/bin/python", tree / "bench/web.py", "--serve", data_dir, str(port)],
+            cwd=tree,
+            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},  # leave the other tree as it is
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             text=True,
@@ -225,23 +255,21 @@ def main() -> int:
                 Client(port, f"companion_seat={access.seat_token(i)}") for i in range(len(NAMES))
             ]
             new_game(host, games[0][0], [])  # a game on the table for the views
-            idle_rss, _ = rss_kib(child.pid)
+            run["idle_rss"], _ = rss_kib(child.pid)
 
             # 1. JSON views, one request at a time.
-            print(f"JSON views ({args.requests} requests each, keep-alive, loopback)")
             public = Client(port)
             for name, client, path in (
                 ("table", public, "/api/table"),
                 ("seat ", seats[0], "/api/seat"),
                 ("host ", host, "/api/host"),
             ):
-                samples = []
+                samples = run["views"].setdefault(name, [])
                 for _ in range(args.requests):
                     started = time.perf_counter()
                     status, _ = client.request("GET", path)
                     samples.append(time.perf_counter() - started)
                     assert status == 200
-                print(f"  {name} view  {percentiles(samples)}")
 
             # 2. Command -> page update with live SSE clients, idle streams open beside them.
             idle = IdleStreams(port, args.idle)
@@ -259,7 +287,7 @@ def main() -> int:
                 stream.start()
             for stream in streams:
                 assert stream.ready.wait(10)
-            posts, updates = [], []
+            posts, updates, fanouts = [], [], []
             # What the camera, the OLED and the open streams cost with nothing happening.
             cpu_before, wall_before = cpu_s(child.pid), time.perf_counter()
             time.sleep(3)
@@ -282,28 +310,45 @@ def main() -> int:
                 else:
                     raise RuntimeError(f"version {version} did not reach every page in 5 s")
                 updates.extend(s.arrivals[version] - started for s in streams)
+                fanouts.append(max(s.arrivals[version] for s in streams) - started - posts[-1])
             cpu = cpu_s(child.pid) - cpu_before
             wall = time.perf_counter() - wall_before
-            rss, peak = rss_kib(child.pid)
-            lost = idle.ended
-            print(
-                f"Commands ({total} from {len(games)} random games) with {args.clients} live pages"
-                f" and {args.idle} idle streams open ({lost} of them ended)"
-            )
-            print(f"  POST command   {percentiles(posts)}")
-            print(f"  page updated   {percentiles(updates)}   (command sent -> view on a page)")
-            print(
-                f"  server CPU     {(cpu - resting * wall) / total * 1000:6.2f} ms per command, "
-                f"beside {resting:.0%} of a core at rest (camera, dice reader, OLED)"
-            )
-            print(
-                f"Server memory: {idle_rss / 1024:.1f} MiB idle, {rss / 1024:.1f} MiB with "
-                f"{args.clients + args.idle} streams open (peak {peak / 1024:.1f} MiB)"
-            )
+            run.update(posts=posts, updates=updates, fanouts=fanouts)
+            run.update(ended=idle.ended, resting=resting)
+            run["cpu_ms"] = (cpu - resting * wall) / len(posts) * 1000
+            run["rss"], run["peak"] = rss_kib(child.pid)
         finally:
             child.stdin.close()
             child.wait(10)
-    return 0
+    return run
+
+
+def report(args: argparse.Namespace, games: list, runs: list[dict]) -> None:
+    """The figures of `runs` (one tree's), their samples pooled."""
+    print(f"JSON views ({args.requests} requests each per run, keep-alive, loopback)")
+    for name in runs[0]["views"]:
+        print(f"  {name} view  {percentiles([t for r in runs for t in r['views'][name]])}")
+    commands = len(runs[0]["posts"])
+    print(
+        f"Commands ({commands} from {len(games)} random games) with {args.clients} live pages"
+        f" and {args.idle} idle streams open ({sum(r['ended'] for r in runs)} of them ended)"
+    )
+    print(f"  POST command   {percentiles([t for r in runs for t in r['posts']])}")
+    updates = [t for r in runs for t in r["updates"]]
+    print(f"  page updated   {percentiles(updates)}   (command sent -> view on a page)")
+    fanouts = [t for r in runs for t in r["fanouts"]]
+    print(f"  all updated    {percentiles(fanouts)}   (command answered -> view on every page)")
+    cpu = statistics.median(r["cpu_ms"] for r in runs)
+    resting = statistics.median(r["resting"] for r in runs)
+    print(
+        f"  server CPU     {cpu:6.2f} ms per command (median of runs), beside {resting:.0%} of a"
+        " core at rest (camera, dice reader, OLED)"
+    )
+    rss, peak = max(r["rss"] for r in runs), max(r["peak"] for r in runs)
+    print(
+        f"Server memory: {runs[0]['idle_rss'] / 1024:.1f} MiB idle, {rss / 1024:.1f} MiB with "
+        f"{args.clients + args.idle} streams open (peak {peak / 1024:.1f} MiB)"
+    )
 
 
 if __name__ == "__main__":

@@ -41,9 +41,10 @@ class WebConfig:
     port: int = setting(8080, "TCP port of the pages.", low=1, high=65535)
     threads: int = setting(
         128,
-        "Web worker threads. Each open page holds one for its live updates; 16 are kept for "
-        "commands, dice, QR codes and camera pictures, so at most threads - 16 pages get live "
-        "updates (a phone at most 8). Keep 32 or more; an idle thread costs only its stack.",
+        "Web worker threads, for commands, dice, QR codes and camera pictures; an open page's "
+        "live updates take one only to start (one thread writes them all after). At most "
+        "threads - 16 pages get live updates (a phone at most 8). Keep 32 or more; an idle "
+        "thread costs only its stack.",
         low=4,
         high=512,
     )

@@ -54,7 +54,7 @@ def stream():
         payload["joins"] = join_links(web, base)
         return payload
 
-    return event_stream(state().broadcaster.stream(render, client_key(), view=f"host {base}"))
+    return event_stream(render, f"host {base}")
 
 
 @bp.get("/games")

@@ -8,7 +8,7 @@ from flask import Blueprint, jsonify
 
 from companion.game.protocol import Command, RuleError
 from companion.game.reveals import NothingToReveal, media_type
-from web.guard import client_key, json_body, refuse, require_seat, state
+from web.guard import json_body, refuse, require_seat, state
 from web.routes_table import event_stream
 from web.views import offered, seat_payload
 
@@ -25,8 +25,7 @@ def view():
 def stream():
     seat = require_seat()
     table = state().table
-    render = lambda: seat_payload(table, seat)  # noqa: E731
-    return event_stream(state().broadcaster.stream(render, client_key(), view=f"seat {seat}"))
+    return event_stream(lambda: seat_payload(table, seat), f"seat {seat}")
 
 
 @bp.post("/command")

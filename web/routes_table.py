@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response, jsonify, request
 
 from companion.game import GAMES, load_game
 from companion.game.protocol import RuleError
 from web.guard import client_key, refuse, state
+from web.streams import HAND_OVER, Render
 from web.views import table_payload
 
 bp = Blueprint("table_api", __name__, url_prefix="/api/table")
@@ -36,11 +37,15 @@ def board():
 @bp.get("/stream")
 def stream():
     table, fixed_seeds = state().table, state().fixed_seeds
-    render = lambda: table_payload(table, fixed_seeds)  # noqa: E731
-    return event_stream(state().broadcaster.stream(render, client_key(), view="table"))
+    return event_stream(lambda: table_payload(table, fixed_seeds), "table")
 
 
-def event_stream(events) -> Response:
+def event_stream(render: Render, view: str) -> Response:
+    """The live updates of `render`'s payload; pages showing the same `view` share each
+    rendering. The server may take the stream over after its first view (web.server)."""
+    events = state().broadcaster.stream(
+        render, client_key(), view=view, hand_over=request.environ.get(HAND_OVER)
+    )
     response = Response(events, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"

@@ -8,10 +8,14 @@ import selectors
 import socket
 import threading
 import time
+from contextlib import contextmanager
 
-from webplay import host_client, seat_client, start_game
+from webplay import NAMES, host_client, seat_client, start_game
 
+import web.server
+from companion.game import load_game
 from companion.game.protocol import Command
+from companion.game.random_play import play_random_game
 from web.access import HOST_COOKIE
 from web.app import Limits, create_app
 from web.server import WebServer
@@ -227,3 +231,171 @@ def test_pages_showing_the_same_view_share_one_rendering_of_each_change():
     assert texts == {b'id: 2\nevent: view\ndata: {"version":2}\n\n'}
     assert renders == [2]
     broadcaster.close()
+
+
+@contextmanager
+def served(app, threads: int):
+    """`app` on a real waitress server at 127.0.0.1 with `threads` workers."""
+    server = WebServer(app, "127.0.0.1", 0, threads=threads)
+    thread = threading.Thread(target=server.serve, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.stop(wait=True)
+        thread.join(10)
+
+
+def open_stream(server, path="/api/table/stream", cookie="", phone=1):
+    """A page's event stream over HTTP/1.1, from its own loopback address (phones each have
+    theirs): the response (closing it hangs up) and its (event, data) pairs, as they arrive."""
+    conn = http.client.HTTPConnection(
+        "127.0.0.1", server.port, timeout=5, source_address=(f"127.0.1.{phone}", 0)
+    )
+    conn.request("GET", path, headers={"Cookie": cookie} if cookie else {})
+    response = conn.getresponse()
+    assert response.status == 200
+
+    def parse():
+        kind = None
+        for raw in response:
+            line = raw.decode().rstrip("\n")
+            if line.startswith("event: "):
+                kind = line[7:]
+            elif line.startswith("data: ") and kind:
+                yield kind, json.loads(line[6:])
+                kind = None
+
+    return response, parse()
+
+
+def wait_until(condition, timeout: float = 3.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return condition()
+
+
+def test_open_pages_hold_no_worker_each_gets_every_change(table, data_dir):
+    """Four open pages on a server with two workers: every page gets each change, and commands
+    still answer (a stream is written by one pusher thread after its first view)."""
+    app = create_app(
+        table, data_dir, limits=Limits(reads=(1e6, 1e6), writes=(1e6, 1e6)), fixed_seeds=True
+    )
+    host = host_client(app)
+    start_game(host)
+    with served(app, threads=2) as server:
+        app.extensions["companion"].broadcaster.total = None  # the bounds are tested above
+        pages = [open_stream(server, phone=i) for i in range(1, 5)]
+        for _, events in pages:
+            assert next(events)[0] == "view"
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+        cookie = f"{HOST_COOKIE}={host.get_cookie(HOST_COOKIE).value}"
+        body = json.dumps({"seats": ["Ana", "Ben"], "seed": 3})
+        for _ in range(3):
+            conn.request(
+                "POST",
+                "/api/host/new-game",
+                body=body,
+                headers={"Cookie": cookie, "Content-Type": "application/json"},
+            )
+            response = conn.getresponse()
+            response.read()
+            assert response.status == 200
+            for _, events in pages:
+                kind, view = next(events)
+                assert kind == "view" and view["version"] == table.version
+                assert view["seats"] == ["Ana", "Ben"]
+        for page, _ in pages:
+            page.close()
+
+
+def test_seat_streams_carry_only_their_seats_view_after_each_change(table, data_dir):
+    """CHAC-FAIR-1: over the real server too, a seat's stream gets its own seat view after a
+    change and the table's stream no seat's."""
+    app = create_app(table, data_dir, fixed_seeds=True)
+    host = host_client(app)
+    start_game(host)
+    with served(app, threads=32) as server:
+        access = app.extensions["companion"].access
+        seats = [
+            open_stream(server, "/api/seat/stream", f"companion_seat={access.seat_token(s)}", s + 1)
+            for s in range(3)
+        ]
+        _, public = open_stream(server, phone=9)
+        for _, events in [*seats, (None, public)]:
+            assert next(events)[0] == "view"
+        assert table.submit(table.legal(0)[0]).ok
+        bodies = {}
+        for seat, (_, events) in enumerate(seats):
+            kind, view = next(events)
+            assert kind == "view" and view["version"] == table.version
+            assert view["seat"] == seat and view["view"]["you"]["seat"] == seat
+            bodies[seat] = json.dumps(view)
+        kind, view = next(public)
+        assert kind == "view" and "you" not in view["view"]
+        bodies["table"] = json.dumps(view)
+        for seat in (1, 2):  # still choosing: the two adventurers dealt to them are secret
+            for name in table.seat_view(seat)["you"]["dealt"]:
+                assert [page for page, body in bodies.items() if name in body] == [seat]
+        for page, _ in seats:
+            page.close()
+
+
+def test_a_page_that_hangs_up_leaves_no_stream_behind(table, data_dir):
+    app = create_app(table, data_dir)
+    with served(app, threads=32) as server:
+        broadcaster = app.extensions["companion"].broadcaster
+        pages = [open_stream(server, phone=i) for i in range(1, 4)]
+        for _, events in pages:
+            next(events)
+        assert broadcaster.count == 3
+        for page, _ in pages:
+            page.close()
+        assert wait_until(lambda: broadcaster.count == 0), broadcaster.count
+
+
+def test_an_idle_page_hears_a_ping_and_stop_ends_its_stream(table, data_dir):
+    app = create_app(table, data_dir)
+    broadcaster = app.extensions["companion"].broadcaster
+    broadcaster.heartbeat_s = 0.2
+    with served(app, threads=32) as server:
+        page, events = open_stream(server)
+        assert next(events)[0] == "view"
+        assert next(events)[0] == "ping"
+        server.stop(wait=True)
+        assert [kind for kind, _ in events if kind != "ping"] == ["bye"]  # then the end
+        page.close()
+    assert broadcaster.count == 0
+
+
+def test_a_page_that_stops_reading_is_let_go_and_the_others_keep_up(table, data_dir, monkeypatch):
+    """Events a page does not take wait in the server's queue; a page too far behind (here:
+    behind at all) is disconnected, and the pages that read get every change meanwhile."""
+    monkeypatch.setattr(web.server, "MAX_BACKLOG", 0)
+    app = create_app(table, data_dir, fixed_seeds=True)
+    host = host_client(app)
+    start_game(host, seed=5)
+    broadcaster = app.extensions["companion"].broadcaster
+    with served(app, threads=32) as server:
+        stuck = socket.socket()
+        stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)  # a tiny window, never read
+        stuck.bind(("127.0.1.1", 0))
+        stuck.connect(("127.0.0.1", server.port))
+        stuck.sendall(b"GET /api/table/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        page, events = open_stream(server, phone=2)
+        assert next(events)[0] == "view"
+        assert wait_until(lambda: broadcaster.count == 2)
+        commands = play_random_game(load_game("chac"), NAMES, 5).commands
+        for command in commands:
+            assert table.submit(command).ok
+            kind, view = next(events)
+            assert kind == "view" and view["version"] == table.version
+            if broadcaster.count == 1:
+                break
+        assert broadcaster.count == 1, f"the stuck page still open after {len(commands)} changes"
+        stuck.settimeout(5)
+        while stuck.recv(65536):  # what the server had sent, then the end of the connection
+            pass
+        stuck.close()
+        page.close()
