@@ -49,12 +49,13 @@ class MoctezumaState:
     turned: int = 0  # chits turned face up so far, in space order (MOCT-ROUND-1)
     explore: dict[str, Any] | None = None  # drawn cards awaiting the choice of one to keep
     over: bool = False
-    log: list[str] = field(default_factory=list)
+    log: list[Any] = field(default_factory=list)  # sentences and events: see log_lines
     log_count: int = 0
     result: dict[str, Any] | None = None
 
-    def say(self, text: str) -> None:
-        self.log.append(text)
+    def say(self, entry: Any) -> None:
+        """Adds a sentence, or an event that `log_lines` words, to the log."""
+        self.log.append(entry)
         self.log_count += 1
         if len(self.log) > MAX_LOG * 2:
             del self.log[:MAX_LOG]

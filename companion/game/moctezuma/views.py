@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.game.moctezuma.log_lines import log_lines
 from companion.game.moctezuma.rules import adjacent, place_name
 from companion.game.moctezuma.state import MoctezumaState
 
@@ -80,7 +81,7 @@ def public_view(state: MoctezumaState) -> dict[str, Any]:
         "result": _result(state) if over else None,
         "commitment": state.commitment,
         "reveal": {"salt": state.salt, "hidden": state.hidden} if over else None,
-        "log": state.log[-LOG_LINES:],
+        "log": log_lines(state, state.log[-LOG_LINES:]),
         "log_count": state.log_count,
     }
 
