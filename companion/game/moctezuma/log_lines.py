@@ -3,13 +3,14 @@ came; a line is worded only when a view shows it, which spares random games the 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from companion.game.moctezuma.rules import place_name
 from companion.game.moctezuma.state import MoctezumaState
 
 
-def log_lines(state: MoctezumaState, entries: list[Any]) -> list[str]:
+def log_lines(state: MoctezumaState, entries: Iterable[Any]) -> list[str]:
     return [entry if isinstance(entry, str) else _line(state, entry) for entry in entries]
 
 

@@ -13,8 +13,6 @@ from companion.game.moctezuma.log_lines import log_lines
 from companion.game.moctezuma.rules import adjacent, place_name
 from companion.game.moctezuma.state import MoctezumaState
 
-LOG_LINES = 20
-
 
 def _card(card: int | str) -> dict[str, Any]:
     if isinstance(card, int):
@@ -81,7 +79,7 @@ def public_view(state: MoctezumaState) -> dict[str, Any]:
         "result": _result(state) if over else None,
         "commitment": state.commitment,
         "reveal": {"salt": state.salt, "hidden": state.hidden} if over else None,
-        "log": log_lines(state, state.log[-LOG_LINES:]),
+        "log": log_lines(state, state.log),
         "log_count": state.log_count,
     }
 
