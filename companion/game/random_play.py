@@ -100,9 +100,9 @@ def play_random_game(
             return random_command(game, state, rng, count)
 
     played = commands.append
-    while not is_over(state):
-        if len(commands) >= max_commands:
-            raise RuntimeError(f"Game did not end within {max_commands} commands.")
+    for _ in range(max_commands):
+        if is_over(state):
+            break
         command = pick(state, rng)
         produced = apply(state, command)
         for event in produced:
@@ -111,6 +111,9 @@ def play_random_game(
         played(command)
         if check is not None:
             check(state)
+    else:
+        if not is_over(state):
+            raise RuntimeError(f"Game did not end within {max_commands} commands.")
     return PlayedGame(state, commands, events)
 
 

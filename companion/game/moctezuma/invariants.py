@@ -48,10 +48,10 @@ class Watcher:
         self.kept: list[list[int]] = [[] for _ in range(11)]  # temple -> kept points
 
     def __call__(self, state: MoctezumaState) -> None:
-        full = self.faces is None or state.over
+        turned, over = state.turned, state.over
+        full = over or self.faces is None
         if self.faces is None:
             self._first(state)
-        turned, over = state.turned, state.over
         if not 0 <= state.points <= self.limit:
             _fail("action points 0-5", f"{state.points} points")
         if not 0 <= self.turned <= turned <= len(state.spaces):
@@ -70,9 +70,13 @@ class Watcher:
         if explore is not None and explore["seat"] != state.turn:
             _fail("only the acting player explores", f"{explore['seat']} vs {state.turn}")
         faces = self.faces.items()
-        for seat in seats if full else (seats[state.turn],):
-            if not seat.record.chits.items() <= faces:
-                _fail("record sheets record what is there", f"{seat.record.chits}")
+        # Every sheet in a full check; else the acting player's, the only one a command fills.
+        if (
+            not all(seat.record.chits.items() <= faces for seat in seats)
+            if full
+            else (not seats[state.turn].record.chits.items() <= faces)
+        ):
+            _fail("record sheets record what is there", f"{[s.record.chits for s in seats]}")
         changed = set(_TEMPLES) if full else set()
         held = list(map(len, map(_KEPT, seats)))
         if held != self.held:
