@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
 from itertools import accumulate
 from typing import Any, ClassVar
 
@@ -179,7 +179,9 @@ def _can(state: MoctezumaState, here: int) -> bool:
     return state.turned < len(state.spaces) if here == rules.LIBRARY else bool(state.decks[here])
 
 
-@lru_cache(maxsize=4096)
+# Unbounded caches: at most 6 seats x 11 places x 4 point counts x 2 x 2 turn menus, fewer
+# choices; a bounded cache would keep its order of use up to date on every hit.
+@cache
 def _turn(
     seat: int, here: int, points: int, can: bool, ring: bool
 ) -> tuple[tuple[Command, ...], tuple[float, ...]]:
@@ -194,7 +196,7 @@ def _turn(
     return _weighed(tuple(out))
 
 
-@lru_cache(maxsize=4096)
+@cache
 def _choosing(seat: int, kinds: tuple[type, ...]) -> tuple[tuple[Command, ...], tuple[float, ...]]:
     """After an Explore: a note, or keep one of the drawn cards that is a treasure (`kinds`:
     the drawn cards' types, int for a treasure); with the weights random play gives them."""

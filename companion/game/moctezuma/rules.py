@@ -4,7 +4,7 @@ naming the rule and changes nothing (`validate` never mutates the state)."""
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from companion.game.moctezuma.scoring import score
@@ -26,7 +26,7 @@ def adjacent(state: MoctezumaState, at: int) -> tuple[int, ...]:
     return adjacent_to(at, state.options["temple_ring"])
 
 
-@lru_cache(maxsize=32)
+@cache  # 22 cases
 def adjacent_to(at: int, ring: bool) -> tuple[int, ...]:
     if at == LIBRARY:
         return tuple(range(1, 11))
