@@ -6,13 +6,15 @@ here from the roll prompt when it does not); `random_weights(state, commands)` t
 choices likelier; a `corrections` set of host commands a random player must never choose.
 A game whose choices repeat may instead offer `random_menu(state)`: the commands a random
 player picks among (no corrections) and their cumulative weights, made once and reused, so
-that nothing is rebuilt for every command. The pick is the one `rng.choices` would make.
+that nothing is rebuilt for every command; `random_args` is then asked only for the command
+types in its `random_fills`. The pick is the one `rng.choices` would make.
 """
 
 from __future__ import annotations
 
 import random
 from bisect import bisect
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,14 +27,8 @@ def random_command(game: Game, state: Any, rng: random.Random, seats: int | None
     `seats` is the number of seats: when not given, read from the state's `seats` if it has
     one (cheap), else from the public view.
     """
-    menu = getattr(game, "random_menu", None)
-    if menu is not None:
-        options, cumulative = menu(state)
-        if not options:
-            raise RuntimeError(f"No legal command; prompts: {game.prompts(state)}")
-        # What `rng.choices(options, cum_weights=cumulative)[0]` does, without its checks.
-        command = options[bisect(cumulative, rng.random() * cumulative[-1], 0, len(options) - 1)]
-        return game.random_args(state, command, rng)
+    if getattr(game, "random_menu", None) is not None:
+        return _menu_picker(game)(state, rng)
     skip = getattr(game, "corrections", frozenset())
     options = [c for c in game.legal(state, None) if c.type not in skip]
     shortcut = getattr(game, "seats_with_commands", None)
@@ -59,6 +55,21 @@ def random_command(game: Game, state: Any, rng: random.Random, seats: int | None
     return command
 
 
+def _menu_picker(game: Game) -> Callable[[Any, random.Random], Command]:
+    """`random_command` for a game with a `random_menu`, its methods looked up once."""
+    menu, fill, fills, prompts = game.random_menu, game.random_args, game.random_fills, game.prompts
+
+    def pick(state: Any, rng: random.Random) -> Command:
+        options, cumulative = menu(state)
+        if not options:
+            raise RuntimeError(f"No legal command; prompts: {prompts(state)}")
+        # What `rng.choices(options, cum_weights=cumulative)[0]` does, without its checks.
+        command = options[bisect(cumulative, rng.random() * cumulative[-1], 0, len(options) - 1)]
+        return fill(state, command, rng) if command.type in fills else command
+
+    return pick
+
+
 @dataclass
 class PlayedGame:
     state: Any
@@ -81,17 +92,28 @@ def play_random_game(
     commands: list[Command] = []
     events = 0
     apply, fold, is_over, count = game.apply, game.fold, game.is_over, len(seats)
-    while not is_over(state):
-        if len(commands) >= max_commands:
-            raise RuntimeError(f"Game did not end within {max_commands} commands.")
-        command = random_command(game, state, rng, count)
+    if getattr(game, "random_menu", None) is not None:
+        pick = _menu_picker(game)
+    else:
+
+        def pick(state: Any, rng: random.Random) -> Command:
+            return random_command(game, state, rng, count)
+
+    played = commands.append
+    for _ in range(max_commands):
+        if is_over(state):
+            break
+        command = pick(state, rng)
         produced = apply(state, command)
         for event in produced:
             state = fold(state, event)
         events += len(produced)
-        commands.append(command)
+        played(command)
         if check is not None:
             check(state)
+    else:
+        if not is_over(state):
+            raise RuntimeError(f"Game did not end within {max_commands} commands.")
     return PlayedGame(state, commands, events)
 
 

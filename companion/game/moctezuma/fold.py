@@ -1,8 +1,8 @@
-"""Folding events into the state: the only place the state changes."""
+"""Folding events into the state: the only place the state changes. An event worth a line in
+the log goes into it as it is (`log_lines` words it when a view shows it)."""
 
 from __future__ import annotations
 
-from companion.game.moctezuma.rules import place_name
 from companion.game.moctezuma.state import MoctezumaState
 from companion.game.protocol import Event
 
@@ -13,10 +13,9 @@ def fold(state: MoctezumaState, event: Event) -> MoctezumaState:
 
 
 def _moved(state: MoctezumaState, e: Event) -> None:
-    seat = state.seats[e["seat"]]
-    seat.at = e["to"]
+    state.seats[e["seat"]].at = e["to"]
     state.points -= 1
-    state.say(f"{seat.name} moves to {place_name(e['to'])}.")
+    state.say(e)
 
 
 def _researched(state: MoctezumaState, e: Event) -> None:
@@ -26,7 +25,7 @@ def _researched(state: MoctezumaState, e: Event) -> None:
     if state.options["record_sheet"] == "auto":
         seat.record.chits.update(seen)
     state.points -= e["cost"]
-    state.say(f"{seat.name} researches {len(seen)} chits.")
+    state.say(e)
 
 
 def _explored(state: MoctezumaState, e: Event) -> None:
@@ -40,13 +39,12 @@ def _explored(state: MoctezumaState, e: Event) -> None:
                 seat.record.names[temple] = card  # MOCT-EXPL-2: seen, never kept
     state.explore = {"seat": e["seat"], "temple": temple, "cards": list(cards)}
     state.points -= e["cost"]
-    state.say(f"{seat.name} explores temple {temple} and draws {len(cards)} cards.")
+    state.say(e)
 
 
 def _kept(state: MoctezumaState, e: Event) -> None:
-    seat = state.seats[e["seat"]]
-    seat.kept.append((e["temple"], e["points"]))
-    state.say(f"{seat.name} keeps a card of temple {e['temple']}.")
+    state.seats[e["seat"]].kept.append((e["temple"], e["points"]))
+    state.say(e)
 
 
 def _returned(state: MoctezumaState, e: Event) -> None:
@@ -56,7 +54,7 @@ def _returned(state: MoctezumaState, e: Event) -> None:
     if e["refund"]:
         state.points += e["refund"]
     elif not any(isinstance(c, int) for c in e["cards"]):
-        state.say(f"{state.seats[e['seat']].name} finds no treasure to keep.")
+        state.say(e)
 
 
 def _turn_ended(state: MoctezumaState, e: Event) -> None:
@@ -66,8 +64,7 @@ def _turn_ended(state: MoctezumaState, e: Event) -> None:
 
 def _chit_turned(state: MoctezumaState, e: Event) -> None:
     state.turned = e["space"] + 1
-    column, king = state.spaces[e["space"]]
-    state.say(f"Round {state.round} is over: {king}'s chit in column {column} is {e['face']}.")
+    state.say(e)
 
 
 def _turn_started(state: MoctezumaState, e: Event) -> None:
@@ -76,16 +73,14 @@ def _turn_started(state: MoctezumaState, e: Event) -> None:
     state.seats[e["seat"]].carry = 0
     if e["seat"] == state.first:
         state.round += 1
-    state.say(f"{state.seats[e['seat']].name}'s turn: {e['points']} action points.")
+    state.say(e)
 
 
 def _game_over(state: MoctezumaState, e: Event) -> None:
     state.over = True
     state.explore = None
     state.result = e["result"]
-    names = " and ".join(state.seats[i].name for i in e["result"]["winners"])
-    ended = "The host ends the game" if e["by"] == "host" else "Moctezuma's last chit is turned"
-    state.say(f"{ended}. {names} win{'s' if len(e['result']['winners']) == 1 else ''}.")
+    state.say(e)
 
 
 def _noted(state: MoctezumaState, e: Event) -> None:
@@ -93,9 +88,8 @@ def _noted(state: MoctezumaState, e: Event) -> None:
 
 
 def _placed(state: MoctezumaState, e: Event) -> None:
-    seat = state.seats[e["seat"]]
-    seat.at = e["at"]
-    state.say(f"The host puts {seat.name}'s researcher on {place_name(e['at'])}.")
+    state.seats[e["seat"]].at = e["at"]
+    state.say(e)
 
 
 _FOLDS = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
 from itertools import accumulate
 from typing import Any, ClassVar
 
@@ -91,11 +91,14 @@ class MoctezumaGame:
             return (), ()
         seat = state.turn
         if state.explore is not None:
-            return _choosing(seat, tuple(isinstance(c, int) for c in state.explore["cards"]))
+            return _choosing(seat, tuple(map(type, state.explore["cards"])))
         here = state.seats[seat].at
         return _turn(
             seat, here, min(state.points, 3), _can(state, here), state.options["temple_ring"]
         )
+
+    # The commands whose values `random_args` fills: the rest are played as the menu has them.
+    random_fills: ClassVar[frozenset[str]] = frozenset({"research", "note"})
 
     def random_args(self, state: MoctezumaState, command: Command, rng: random.Random) -> Command:
         """`command` with its open values filled in (used by random play)."""
@@ -164,8 +167,7 @@ def legal(state: MoctezumaState, seat: int | None) -> list[Command]:
     if seat != state.turn:
         return [_command(seat, "note")]
     if state.explore is not None:
-        cards = state.explore["cards"]
-        return list(_choosing(seat, tuple(isinstance(c, int) for c in cards))[0])
+        return list(_choosing(seat, tuple(map(type, state.explore["cards"])))[0])
     here = state.seats[seat].at
     return list(
         _turn(seat, here, min(state.points, 3), _can(state, here), state.options["temple_ring"])[0]
@@ -177,7 +179,9 @@ def _can(state: MoctezumaState, here: int) -> bool:
     return state.turned < len(state.spaces) if here == rules.LIBRARY else bool(state.decks[here])
 
 
-@lru_cache(maxsize=4096)
+# Unbounded caches: at most 6 seats x 11 places x 4 point counts x 2 x 2 turn menus, fewer
+# choices; a bounded cache would keep its order of use up to date on every hit.
+@cache
 def _turn(
     seat: int, here: int, points: int, can: bool, ring: bool
 ) -> tuple[tuple[Command, ...], tuple[float, ...]]:
@@ -192,14 +196,15 @@ def _turn(
     return _weighed(tuple(out))
 
 
-@lru_cache(maxsize=4096)
-def _choosing(
-    seat: int, treasures: tuple[bool, ...]
-) -> tuple[tuple[Command, ...], tuple[float, ...]]:
-    """After an Explore: a note, or keep one of the drawn cards that is a treasure; with the
-    weights random play gives them."""
+@cache
+def _choosing(seat: int, kinds: tuple[type, ...]) -> tuple[tuple[Command, ...], tuple[float, ...]]:
+    """After an Explore: a note, or keep one of the drawn cards that is a treasure (`kinds`:
+    the drawn cards' types, int for a treasure); with the weights random play gives them."""
     return _weighed(
-        (_command(seat, "note"), *(_command(seat, "keep", i) for i, t in enumerate(treasures) if t))
+        (
+            _command(seat, "note"),
+            *(_command(seat, "keep", i) for i, t in enumerate(kinds) if t is int),
+        )
     )
 
 

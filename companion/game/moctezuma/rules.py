@@ -4,7 +4,7 @@ naming the rule and changes nothing (`validate` never mutates the state)."""
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from companion.game.moctezuma.scoring import score
@@ -26,7 +26,7 @@ def adjacent(state: MoctezumaState, at: int) -> tuple[int, ...]:
     return adjacent_to(at, state.options["temple_ring"])
 
 
-@lru_cache(maxsize=32)
+@cache  # 22 cases
 def adjacent_to(at: int, ring: bool) -> tuple[int, ...]:
     if at == LIBRARY:
         return tuple(range(1, 11))
@@ -45,33 +45,30 @@ def validate(state: MoctezumaState, command: Command) -> list[Event]:
         if state.over:
             raise RuleError("The game is over.", "MOCT-END-1")
         return _host(state, kind, args)
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state.seats):
+    if seat.__class__ is not int or not 0 <= seat < len(state.seats):
         raise RuleError("That command needs the seat of the player making it.")
     if kind == "note":
         return _note(state, seat, args)
     if state.over:
         raise RuleError("The game is over.", "MOCT-END-1")
-    if kind not in ("move", "research", "explore", "keep", "end_turn"):
+    action = _ACTIONS.get(kind)
+    if action is None:
         raise RuleError(f"There is no command {kind!r} in Moctezuma's Revenge!.")
     if seat != state.turn:
         raise RuleError(f"It is {state.seats[state.turn].name}'s turn.", "MOCT-TURN-1")
-    if kind == "keep":
-        return _keep(state, seat, args)
-    if state.explore is not None:
+    if state.explore is not None and kind != "keep":
         raise RuleError("First keep one of the cards you drew.", "MOCT-EXPL-1")
-    if kind == "end_turn":
-        return _end_turn(state, seat)
-    if kind == "move":
-        return _move(state, seat, args)
+    return action(state, seat, args)
+
+
+def _sized(args: Any, kind: str) -> int:
     size = args.get("size")
-    if not isinstance(size, int) or isinstance(size, bool) or size not in COSTS:
+    if size.__class__ is not int or size not in COSTS:
         raise RuleError(
             "Say how many: 2 (2 action points) or 5 (3 action points).",
             "MOCT-RES-1" if kind == "research" else "MOCT-EXPL-1",
         )
-    if kind == "research":
-        return _research(state, seat, size, args)
-    return _explore(state, seat, size)
+    return size
 
 
 def _spend(state: MoctezumaState, cost: int) -> None:
@@ -88,18 +85,20 @@ def _after_spending(state: MoctezumaState, seat: int, cost: int) -> list[Event]:
 
 def _move(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
     to = args.get("to")
-    if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to <= 10:
+    if to.__class__ is not int or not 0 <= to <= 10:
         raise RuleError("Move to the Library (0) or a temple 1-10.", "MOCT-MOVE-1")
     here = state.seats[seat].at
-    if to not in adjacent(state, here):
+    if to not in adjacent_to(here, state.options["temple_ring"]):
         raise RuleError(
             f"{place_name(to).capitalize()} is not next to {place_name(here)}.", "MOCT-MOVE-1"
         )
     _spend(state, 1)
-    return [{"type": "moved", "seat": seat, "to": to}, *_after_spending(state, seat, 1)]
+    moved = {"type": "moved", "seat": seat, "to": to}
+    return [moved, *_end_turn(state, seat)] if state.points == 1 else [moved]
 
 
-def _research(state: MoctezumaState, seat: int, size: int, args: Any) -> list[Event]:
+def _research(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
+    size = _sized(args, "research")
     if state.seats[seat].at != LIBRARY:
         raise RuleError("Research the kings at the Library.", "MOCT-RES-1")
     cost = COSTS[size]
@@ -124,7 +123,8 @@ def _research(state: MoctezumaState, seat: int, size: int, args: Any) -> list[Ev
     ]
 
 
-def _explore(state: MoctezumaState, seat: int, size: int) -> list[Event]:
+def _explore(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
+    size = _sized(args, "explore")
     temple = state.seats[seat].at
     if temple == LIBRARY:
         raise RuleError("Explore at a temple, not at the Library.", "MOCT-EXPL-1")
@@ -148,7 +148,7 @@ def _keep(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
         raise RuleError("There is no drawn card to keep: explore a temple first.", "MOCT-EXPL-1")
     cards = pending["cards"]
     index = args.get("card")
-    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(cards):
+    if index.__class__ is not int or not 0 <= index < len(cards):
         raise RuleError(f"Pick one of the {len(cards)} cards you drew.", "MOCT-EXPL-1")
     if not isinstance(cards[index], int):
         raise RuleError("The name card may never be kept: pick a treasure card.", "MOCT-EXPL-2")
@@ -172,7 +172,7 @@ def _returned(state: MoctezumaState, seat: int, temple: int, cards: list, refund
     return {"type": "returned", "seat": seat, "temple": temple, "cards": back, "refund": refund}
 
 
-def _end_turn(state: MoctezumaState, seat: int) -> list[Event]:
+def _end_turn(state: MoctezumaState, seat: int, args: Any = None) -> list[Event]:
     """The turn passes clockwise; after every player's turn a chit is turned (MOCT-ROUND-1),
     and the last chit ends the game (MOCT-END-1)."""
     carry = min(state.points, POINTS) if state.options["carry_points"] else 0
@@ -212,3 +212,13 @@ def _host(state: MoctezumaState, kind: str, args: Any) -> list[Event]:
     if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at <= 10:
         raise RuleError("Put the researcher on the Library (0) or a temple 1-10.", "MOCT-MOVE-1")
     return [{"type": "placed", "seat": player, "at": at}]
+
+
+# A seat's commands in its turn, each with its own checks (`keep` also while choosing).
+_ACTIONS = {
+    "move": _move,
+    "research": _research,
+    "explore": _explore,
+    "keep": _keep,
+    "end_turn": _end_turn,
+}

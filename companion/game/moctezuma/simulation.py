@@ -7,9 +7,8 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.game.moctezuma import invariants
+from companion.game.moctezuma.invariants import Watcher
 from companion.game.moctezuma.state import MoctezumaState
-from companion.game.random_play import InvariantWatcher
 
 
 @dataclass
@@ -19,9 +18,9 @@ class MoctezumaSimulation:
     seats: tuple[int, int] = (2, 6)
     winning: list[int] = field(default_factory=list)
 
-    def checker(self) -> InvariantWatcher:
+    def checker(self) -> Watcher:
         """A fresh check for one game, to run after every command."""
-        return InvariantWatcher(invariants)
+        return Watcher()
 
     def add(self, state: MoctezumaState, commands: list[Any]) -> None:
         """Counts one finished game."""

@@ -5,12 +5,13 @@ Only views leave the engine; nothing here is shown to players as is.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 POINTS = 5  # MOCT-TURN-1
 LIBRARY = 0  # location 0; temples are 1-10
-MAX_LOG = 60
+LOG_LINES = 20  # the lines a view shows
 
 
 @dataclass(slots=True)
@@ -49,15 +50,15 @@ class MoctezumaState:
     turned: int = 0  # chits turned face up so far, in space order (MOCT-ROUND-1)
     explore: dict[str, Any] | None = None  # drawn cards awaiting the choice of one to keep
     over: bool = False
-    log: list[str] = field(default_factory=list)
+    # Sentences and events (see log_lines), the last LOG_LINES kept.
+    log: deque[Any] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     log_count: int = 0
     result: dict[str, Any] | None = None
 
-    def say(self, text: str) -> None:
-        self.log.append(text)
+    def say(self, entry: Any) -> None:
+        """Adds a sentence, or an event that `log_lines` words, to the log."""
+        self.log.append(entry)
         self.log_count += 1
-        if len(self.log) > MAX_LOG * 2:
-            del self.log[:MAX_LOG]
 
     def chit(self, space: int) -> str:
         return self.hidden["chits"][space]

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.game.moctezuma.log_lines import log_lines
 from companion.game.moctezuma.rules import adjacent, place_name
 from companion.game.moctezuma.state import MoctezumaState
-
-LOG_LINES = 20
 
 
 def _card(card: int | str) -> dict[str, Any]:
@@ -80,7 +79,7 @@ def public_view(state: MoctezumaState) -> dict[str, Any]:
         "result": _result(state) if over else None,
         "commitment": state.commitment,
         "reveal": {"salt": state.salt, "hidden": state.hidden} if over else None,
-        "log": state.log[-LOG_LINES:],
+        "log": log_lines(state, state.log),
         "log_count": state.log_count,
     }
 

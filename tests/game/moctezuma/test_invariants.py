@@ -66,3 +66,29 @@ def test_a_record_sheet_showing_a_wrong_face_is_caught_moct_rec_1():
     record[14] = "Safe" if chits[14] == "Cursed" else "Cursed"
     with pytest.raises(AssertionError, match="record sheets"):
         check(state, last)
+
+
+def _corrupt_a_treasure(state) -> None:
+    """A treasure card's points changed where it lies, the deck's size kept."""
+    deck = next(d for d in state.decks.values() if any(c == 1 for c in d))
+    deck[deck.index(1)] = 5
+
+
+def _corrupt_a_record(state) -> None:
+    """A wrong face on the record sheet of a player who is not acting."""
+    other = state.seats[(state.turn + 1) % len(state.seats)]
+    other.record.chits[14] = "Safe" if state.hidden["chits"][14] == "Cursed" else "Cursed"
+
+
+@pytest.mark.parametrize("corrupt", [_corrupt_a_treasure, _corrupt_a_record])
+def test_a_broken_state_is_caught_before_the_game_ends_moct_set_2(corrupt):
+    """MOCT-SET-2, MOCT-REC-1: a corruption in a part no later command changes is still
+    caught: the finished game is checked whole."""
+    state, last = _midgame()
+    corrupt(state)
+    rng = random.Random(9)
+    with pytest.raises(AssertionError, match=r"treasure cards|record sheets"):
+        while not GAME.is_over(state):
+            for event in GAME.apply(state, random_command(GAME, state, rng)):
+                GAME.fold(state, event)
+            last = check(state, last)

@@ -10,21 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.game.moctezuma.invariants import check, snapshot
+from companion.game.moctezuma.invariants import Watcher
 from companion.game.protocol import Command, RuleError
 from companion.game.random_play import play_random_game, random_command
 
 from .helpers import GAME, NAMES
-
-
-def _checker():
-    last = [None]
-
-    def run(state):
-        check(state, last[0])
-        last[0] = snapshot(state)
-
-    return run
 
 
 @settings(max_examples=25, deadline=None)
@@ -46,7 +36,7 @@ def test_random_legal_play_keeps_the_invariants_and_ends_moct_end_1(seed, seats,
     """Any sequence of legal commands keeps every invariant (cards conserved, no name card
     kept, a chit a round) and ends after the 15th chit (MOCT-END-1); every command `legal`
     offers is accepted by `apply`."""
-    played = play_random_game(GAME, NAMES[:seats], seed, options, check=_checker())
+    played = play_random_game(GAME, NAMES[:seats], seed, options, check=Watcher())
     state = played.state
     assert GAME.is_over(state) and state.turned == 15 and state.round == 15
     assert len(state.result["scores"]) == seats

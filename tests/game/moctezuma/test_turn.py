@@ -233,3 +233,25 @@ def test_commands_read_as_plain_words():
     assert [prompt.text for prompt in GAME.prompts(p.state)] == [
         "Ana at the Library: 5 action points left"
     ]
+
+
+def test_the_log_tells_the_table_what_happened_in_plain_words():
+    """The public log, worded when the view is made, counts every line."""
+    p = Play(seats=2)
+    p.do("move", 0, to=3)
+    p.do("place", None, player=1, at=7)
+    p.end_turns(2)
+    p.do("end_game")
+    log = p.view()["log"]
+    assert log[:4] == [
+        "A new game for Ana, Ben.",
+        "Ana plays first: 5 action points.",
+        "Ana moves to temple 3.",
+        "The host puts Ben's researcher on temple 7.",
+    ]
+    assert log[4:7] == [
+        "Ben's turn: 5 action points.",
+        f"Round 1 is over: Itzcoatl's chit in column 1 is {p.state.hidden['chits'][0]}.",
+        "Ana's turn: 5 action points.",
+    ]
+    assert log[7].startswith("The host ends the game. ") and p.view()["log_count"] == 8
