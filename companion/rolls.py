@@ -20,6 +20,7 @@ with a reading. What happens to a reading:
 from __future__ import annotations
 
 import logging
+import math
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -243,13 +244,32 @@ class RollWatcher:
                 log.exception("A pending-reading listener failed")
 
 
-def tray_watcher(profile: Callable[[], Any] | None = None, agree: int = 2) -> TrayWatcher:
+# The profile's `settle.still_frames` are counted at the frame rate cameras are calibrated at.
+PROFILE_FPS = 30.0
+
+
+def still_frames_needed(still_frames: int, fps: float | None, agree: int) -> int:
+    """Still frames in a row before a roll is taken: the profile's settle window, in time, at
+    the rate the camera is read (`fps`; None: the profile's count as it is), and never fewer
+    than the frames that must agree."""
+    if fps is None:
+        return max(agree, still_frames)
+    return max(agree, math.ceil(still_frames * fps / PROFILE_FPS - 1e-9))
+
+
+def tray_watcher(
+    profile: Callable[[], Any] | None = None, agree: int = 2, fps: float | None = None
+) -> TrayWatcher:
     """The dice reader behind settle detection, with the table's needs added: nothing is read
     before the dice have moved (dice lying in the tray when the companion starts are not a
-    new roll), and `agree` successive still frames are read once the dice rest. The reading
-    is confident only if the reader is sure of each and they all say the same: sensor noise
-    differs from frame to frame, so one lucky or unlucky frame does not decide a roll. A hand
-    in the tray counts as motion.
+    new roll), and the last `agree` frames of the settle window (`still_frames_needed` still
+    frames in a row at `fps`) are read. The reading is confident only if the reader is sure
+    of each and they all say the same: sensor noise differs from frame to frame, so one lucky
+    or unlucky frame does not decide a roll. A hand in the tray counts as motion.
+
+    The window's last frames are read as they come, not once it is over: a roll reaches the
+    table two or three frames after the dice stop. A movement in the window starts it and the
+    reads again, so a moving tray is never read as settled.
 
     `profile()` returns the calibration profile (calibration.profile.CalibrationProfile) to
     use for this frame, e.g. a ProfileSource's `current`; the reader sees the calibrated tray
@@ -281,7 +301,7 @@ def tray_watcher(profile: Callable[[], Any] | None = None, agree: int = 2) -> Tr
         if not memory["in_motion"]:
             return TrayState(moving=False, view=view)
         memory["still"] += 1
-        if memory["still"] < settle.still_frames:
+        if memory["still"] <= still_frames_needed(settle.still_frames, fps, agree) - agree:
             return TrayState(moving=True, view=view)  # coming to rest
         reading = reader.read(view, dice, expected)
         if reading.status == HAND:  # a still hand: wait for it to leave

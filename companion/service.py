@@ -361,7 +361,9 @@ class Service:
         self.screen = Screen(self._display_opener(), self.health)
         self.profile = ProfileSource(config.dice.profile or default_path(self.data_dir))
         self.camera = self._make_camera()
-        watch = tray_watcher(self.profile.current) if self.camera is not None else None
+        watch = None
+        if self.camera is not None:
+            watch = tray_watcher(self.profile.current, fps=config.camera.fps)
         self.rolls = RollWatcher(self.table, watch, auto_submit=config.dice.auto_submit)
         self.buttons = self._make_buttons()
         self.simulator = None

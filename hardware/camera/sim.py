@@ -67,6 +67,7 @@ class SimCamera(CameraBase):
         self._still: Any = None  # noiseless render of the scene at rest
         self._unplugged = False
         self._now = 0.0
+        self.rested_at: float | None = None  # clock time of the last throw's first still frame
 
     @property
     def faces(self) -> tuple[int, ...]:
@@ -98,6 +99,7 @@ class SimCamera(CameraBase):
             self._throw_started = None  # the next frame is the throw's first
             self._final = final
             self._still = None
+            self.rested_at = None
 
     def clear(self) -> None:
         """Take the dice out of the tray."""
@@ -157,6 +159,7 @@ class SimCamera(CameraBase):
         k = round((self._now - self._throw_started) * self.fps)
         if k >= len(self._throw) or self._throw[k] is self._final:
             self._throw = []
+            self.rested_at = self._clock()
             return None
         return self._throw[max(0, k)]
 
