@@ -15,6 +15,9 @@ with a reading. What happens to a reading:
   discards it. A refused submission also lands here with the table's reason.
 - A new reading replaces the pending one; any change at the table drops it (the roll was
   entered by hand, undone, or the table moved on).
+
+A frame that is no picture the reader can take (none, empty, of another shape or pixel type)
+is skipped, said in one line of the log per run of such frames; the watch goes on.
 """
 
 from __future__ import annotations
@@ -60,6 +63,25 @@ class Pending:
 TrayWatcher = Callable[[Any, int | None], TrayState]
 
 
+MIN_FRAME_SIDE = 16  # pixels; the dice reader refuses smaller frames
+
+
+def frame_problem(image: Any) -> str | None:
+    """What makes `image` no camera frame the dice can be read from (an H x W x 3 BGR image
+    of bytes), in words; None for a good one."""
+    import numpy as np
+
+    if not isinstance(image, np.ndarray):
+        return f"it is {type(image).__name__}, not an image"
+    if image.ndim != 3 or image.shape[2] != 3:
+        return f"it has shape {image.shape}, not height x width x 3 colours"
+    if image.dtype != np.uint8:
+        return f"its pixels are {image.dtype}, not bytes (uint8)"
+    if min(image.shape[:2]) < MIN_FRAME_SIDE:
+        return f"it is {image.shape[1]}x{image.shape[0]} pixels, too small to read dice in"
+    return None
+
+
 def roll_prompt(table: Table) -> Prompt | None:
     return next((p for p in table.prompts() if p.kind == "roll"), None)
 
@@ -87,10 +109,18 @@ class RollWatcher:
         self.last_submitted: tuple[int, ...] | None = None
         self.last_submitted_version = 0  # the table's version once those dice were entered
         self._listeners: list[Callable[[], None]] = []
+        self._bad_frame: str | None = None  # what was wrong with the last frame, if anything
 
     # --- the camera thread ----------------------------------------------------------------
 
     def on_frame(self, frame: Any) -> None:
+        problem = frame_problem(frame.image)
+        if problem is not None:  # said once per run of bad frames, not at the frame rate
+            if problem != self._bad_frame:
+                log.warning("Camera frame %s skipped: %s.", frame.index, problem)
+            self._bad_frame = problem
+            return
+        self._bad_frame = None
         self._latest = frame
         if self.watch is None:
             return
