@@ -27,9 +27,10 @@ import math
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from companion.dice_record import CONFIRMED, CORRECTED, HANDS_FREE
 from companion.game.protocol import Command, Prompt
 from companion.table import Outcome, Table
 
@@ -54,6 +55,8 @@ class Pending:
     expected: int
     note: str  # why it waits, in words for the host
     version: int = 0  # the table's version it was read at; any change makes it stale
+    reading: Any = field(default=None, compare=False, repr=False)  # the reader's Reading
+    view: Any = field(default=None, compare=False, repr=False)  # the image it was read on
 
     def to_json(self) -> dict[str, Any]:
         return {"values": list(self.values), "expected": self.expected, "note": self.note}
@@ -61,9 +64,6 @@ class Pending:
 
 # (frame image, dice the table expects or None) -> state; keeps its own memory of frames.
 TrayWatcher = Callable[[Any, int | None], TrayState]
-
-
-MIN_FRAME_SIDE = 16  # pixels; the dice reader refuses smaller frames
 
 
 def frame_problem(image: Any) -> str | None:
@@ -77,8 +77,8 @@ def frame_problem(image: Any) -> str | None:
         return f"it has shape {image.shape}, not height x width x 3 colours"
     if image.dtype != np.uint8:
         return f"its pixels are {image.dtype}, not bytes (uint8)"
-    if min(image.shape[:2]) < MIN_FRAME_SIDE:
-        return f"it is {image.shape[1]}x{image.shape[0]} pixels, too small to read dice in"
+    if image.size == 0:
+        return f"it is {image.shape[1]}x{image.shape[0]} pixels, empty"
     return None
 
 
@@ -92,8 +92,12 @@ class RollWatcher:
         table: Table,
         watch: TrayWatcher | None,
         auto_submit: bool = True,
+        record: Any = None,
     ):
+        """`record`: a companion.dice_record.DiceRecord told of every roll the camera read
+        that the table took."""
         self.table = table
+        self.record = record
         self.watch = watch
         self.auto_submit = auto_submit
         self._shown: Any = None  # the last reading, outlined on the picture while at rest
@@ -115,17 +119,21 @@ class RollWatcher:
 
     def on_frame(self, frame: Any) -> None:
         problem = frame_problem(frame.image)
-        if problem is not None:  # said once per run of bad frames, not at the frame rate
-            if problem != self._bad_frame:
-                log.warning("Camera frame %s skipped: %s.", frame.index, problem)
-            self._bad_frame = problem
+        if problem is not None:
+            self._skipped(frame, problem)
             return
+        state = None
+        if self.watch is not None:
+            prompt = roll_prompt(self.table)
+            try:
+                state = self.watch(frame.image, prompt.dice if prompt else None)
+            except ValueError as exc:  # the reader refuses the frame (too small), saying why
+                self._skipped(frame, str(exc))
+                return
         self._bad_frame = None
         self._latest = frame
-        if self.watch is None:
+        if state is None:
             return
-        prompt = roll_prompt(self.table)
-        state = self.watch(frame.image, prompt.dice if prompt else None)
         self._view = (frame, frame.image if state.view is None else state.view)
         with self._lock:
             version = self.table.version
@@ -144,15 +152,23 @@ class RollWatcher:
             self._armed = False
         self._settled(state)
 
+    def _skipped(self, frame: Any, problem: str) -> None:
+        """Said once per run of bad frames, not at the frame rate."""
+        if problem != self._bad_frame:
+            log.warning("Camera frame %s skipped: %s.", frame.index, problem)
+        self._bad_frame = problem
+
     def _settled(self, state: TrayState) -> None:
         prompt = roll_prompt(self.table)
         if prompt is None:
             return
         values = state.values or ()
         if self.auto_submit and state.confident and len(values) == prompt.dice:
+            game = self.table.game_id
             outcome = self._submit(values)
             if outcome.ok:
                 self._set_pending(None)
+                self._recorded(HANDS_FREE, state.reading, values, None, game)
                 return
             note = f"Not accepted: {outcome.reason}"
         elif len(values) != prompt.dice:
@@ -162,7 +178,9 @@ class RollWatcher:
             note += " Check and confirm."
         else:
             note = "Confirm the dice."
-        self._set_pending(Pending(tuple(values), prompt.dice, note, self.table.version))
+        self._set_pending(
+            Pending(tuple(values), prompt.dice, note, self.table.version, state.reading, state.view)
+        )
 
     def roll_prompt(self) -> Prompt | None:
         return roll_prompt(self.table)
@@ -187,9 +205,13 @@ class RollWatcher:
                     False, "There is no dice reading waiting.", version=self.table.version
                 )
             values = list(pending.values)
+        game = self.table.game_id
         outcome = self._submit(tuple(values))
         if outcome.ok:
             self._set_pending(None)
+            if pending is not None:
+                how = CONFIRMED if sorted(values) == sorted(pending.values) else CORRECTED
+                self._recorded(how, pending.reading, values, pending.view, game)
         return outcome
 
     def discard(self) -> None:
@@ -261,6 +283,14 @@ class RollWatcher:
             self.last_submitted, self.last_submitted_version = values, outcome.version
             log.info("Dice %s entered", list(values))
         return outcome
+
+    def _recorded(self, how: str, reading: Any, values: Any, view: Any, game: Any) -> None:
+        if self.record is None or reading is None:
+            return
+        try:
+            self.record.rolled(how, reading, values, view, game)
+        except Exception:  # the record is a help; the roll is entered all the same
+            log.exception("Recording the roll failed")
 
     def _set_pending(self, pending: Pending | None) -> None:
         with self._lock:

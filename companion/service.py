@@ -364,7 +364,12 @@ class Service:
         watch = None
         if self.camera is not None:
             watch = tray_watcher(self.profile.current, fps=config.camera.fps)
-        self.rolls = RollWatcher(self.table, watch, auto_submit=config.dice.auto_submit)
+        from companion.dice_record import DiceRecord
+
+        self.dice_record = DiceRecord(self.data_dir)
+        self.rolls = RollWatcher(
+            self.table, watch, auto_submit=config.dice.auto_submit, record=self.dice_record
+        )
         self.buttons = self._make_buttons()
         self.simulator = None
         if not self.real:
@@ -634,6 +639,7 @@ class Service:
         self.web.stop(wait=True)  # ends the event streams first
         if self.camera_worker is not None:
             self.camera_worker.stop()
+        self.dice_record.close()
         if self.simulator is not None:
             self.simulator.close()
         if self.buttons is not None:

@@ -3,7 +3,8 @@ host, and, on a simulated table, a page with the OLED mirror, the button panel a
 
 `install(app, service)` registers them on the app from `web.app.create_app`:
 
-- `GET /api/service/status` (host): {"health": {camera, display, buttons}, "pending": ...}
+- `GET /api/service/status` (host): {"health": {camera, display, buttons}, "pending": ...,
+  "camera_record": how the camera did at this table (companion.dice_record's summary)}
 - `POST /api/service/roll/confirm` (host): {"values": [...]?} submits the pending reading
   (or the corrected values); `POST /api/service/roll/discard` drops it.
 - Simulated table only, and only from this machine (the page and its OLED mirror show the host
@@ -55,6 +56,7 @@ def status_payload(service: Any) -> dict[str, Any]:
     return {
         "health": service.health.as_json(),
         "pending": pending.to_json() if pending else None,
+        "camera_record": service.dice_record.summary(),
     }
 
 

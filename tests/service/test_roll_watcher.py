@@ -108,11 +108,12 @@ def test_the_same_settled_tray_is_taken_hands_free(table):
     ("image", "said"),
     [
         (None, "NoneType, not an image"),
-        (np.zeros((0, 0, 3), np.uint8), "0x0 pixels"),
+        (np.zeros((0, 0, 3), np.uint8), "0x0 pixels, empty"),
+        (np.zeros((8, 8, 3), np.uint8), "8x8 pixels is too small"),
         (np.zeros((480, 640), np.uint8), "not height x width x 3"),
         (np.zeros((480, 640, 3), np.float32), "float32, not bytes"),
     ],
-    ids=["none", "empty", "one-channel", "float"],
+    ids=["none", "empty", "tiny", "one-channel", "float"],
 )
 def test_a_bad_frame_is_skipped_with_one_line_and_the_watch_goes_on(table, caplog, image, said):
     scene, _, rng = _scene_pair()
@@ -120,9 +121,10 @@ def test_a_bad_frame_is_skipped_with_one_line_and_the_watch_goes_on(table, caplo
     moving = synth.render(replace(scene, dice=()), rng)
     rolls = watcher(table)
     with caplog.at_level(logging.WARNING, logger="companion.rolls"):
-        assert feed(rolls, [image] * 5) is None  # no reading, no exception
+        # The dice land, then the camera sends bad frames: no reading, no exception.
+        assert feed(rolls, [moving, still] + [image] * 5) is None
     lines = [r.getMessage() for r in caplog.records]
     assert len(lines) == 1 and said in lines[0], lines
-    assert rolls.latest_image() is None  # nor shown as the camera's picture
+    assert rolls.latest_image() is still  # nor shown as the camera's picture
     assert feed(rolls, [moving] + [still] * 6) is not None
     assert rolls.last_submitted == tuple(sorted(d.face for d in scene.dice))

@@ -184,6 +184,7 @@
       const state = ["ok", "off", "starting"].includes(said) ? said : "fault"; // else: what is wrong
       return el("li", { "data-part": key, "data-state": state }, el("b", {}, label), " ", said === "ok" ? "working" : said);
     }));
+    renderRecord(s.camera_record);
     const p = s.pending;
     $("pending").hidden = !p;
     const key = p ? JSON.stringify(p) : "";
@@ -193,6 +194,25 @@
     $("pending-dice").replaceChildren(...p.values.map((v) => el("span", { class: "die" }, String(v))));
     $("pending-note").textContent = p.note + (p.expected ? ` (the table expects ${p.expected} dice)` : "");
     $("pending-values").value = p.values.join("");
+  }
+
+  const percent = (r) => `${Math.round(100 * r.rate)}%`;
+  let shownRecord = "";
+
+  function renderRecord(record) {
+    const key = JSON.stringify(record || null);
+    if (key === shownRecord) return;
+    shownRecord = key;
+    $("camera-record").hidden = !record || !record.recent.rolls;
+    if (!record || !record.recent.rolls) return;
+    const recent = record.recent;
+    $("camera-recent").textContent =
+      `Hands-free: ${recent.hands_free} of the last ${recent.rolls} rolls (${percent(recent)}).`;
+    $("camera-games").replaceChildren(...record.games.map((g, i) => el("li", {},
+      `${i === 0 ? "Latest game" : `${i} game${i > 1 ? "s" : ""} before`}: ${percent(g)} of ${g.rolls} rolls hands-free`)));
+    $("camera-wrong-title").hidden = !record.wrong.length;
+    $("camera-wrong").replaceChildren(...record.wrong.map((w) => el("li", {},
+      el("span", { class: "dice" }, w.read.join(" ")), " → ", el("span", { class: "dice" }, w.table.join(" ")))));
   }
 
   async function pollService() {
