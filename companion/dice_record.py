@@ -46,17 +46,15 @@ RECENT_ROLLS = 50
 RECENT_GAMES = 5
 WRONG_SHOWN = 5
 
-HANDS_FREE, CONFIRMED, CORRECTED, CALIBRATION = (
-    "hands-free",
-    "confirmed",
-    "corrected",
-    "calibration",
-)
+# how a roll was entered
+HANDS_FREE = "hands-free"
+CONFIRMED = "confirmed"  # the camera's proposal, with one tap
+CORRECTED = "corrected"  # other values than the camera's
 
 
 @dataclass(frozen=True)
 class RollOutcome:
-    game: int | None  # the table's game, None for calibration
+    game: int | None  # the table's game
     read: tuple[int, ...]  # what the camera read, sorted
     entered: tuple[int, ...]  # what the table entered, sorted
     how: str  # HANDS_FREE, CONFIRMED or CORRECTED
@@ -144,22 +142,40 @@ class DiceRecord:
         game: int | None = None,
     ) -> None:
         """A roll the camera read (`reading`, on the image `view`) was entered as `entered`:
-        HANDS_FREE, CONFIRMED or CORRECTED; or a CALIBRATION roll labelled by the owner
-        (kept as examples, not counted in the record)."""
+        HANDS_FREE, CONFIRMED or CORRECTED."""
         outcome = RollOutcome(
             game, tuple(reading.values), tuple(sorted(int(v) for v in entered)), how, time.time()
         )
-        if how != CALIBRATION:
-            with self._lock:
-                self._rolls.append(outcome)
-                rolls = [r.to_json() for r in self._rolls]
-            self._writer.submit(self._save, rolls)
+        with self._lock:
+            self._rolls.append(outcome)
+            rolls = [r.to_json() for r in self._rolls]
+        self._writer.submit(self._save, rolls)
         if how != HANDS_FREE and view is not None:
             examples = [
                 (die_picture(view, die.box), label, die)
                 for die, label in labelled(reading.dice, entered)
             ]
             self._writer.submit(self._keep, examples)
+
+    def calibration_roll(self, view: Any, faces: Sequence[int], profile: Any = None) -> None:
+        """A calibration roll the owner labelled: read on the writer's thread (the page does
+        not wait for the reader) with the dice reader's `profile`, kept as examples."""
+        self._writer.submit(self._read_calibration_roll, view, list(faces), profile)
+
+    def _read_calibration_roll(self, view: Any, faces: list[int], profile: Any) -> None:
+        from companion.dice.reader import read
+
+        try:
+            reading = read(view, profile, len(faces))
+        except ValueError as exc:
+            log.warning("A calibration roll could not be read for the record: %s", exc)
+            return
+        self._keep(
+            [
+                (die_picture(view, die.box), label, die)
+                for die, label in labelled(reading.dice, faces)
+            ]
+        )
 
     def _save(self, rolls: list[dict[str, Any]]) -> None:
         data = json.dumps({"rolls": rolls}, separators=(",", ":")).encode()

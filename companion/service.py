@@ -486,7 +486,13 @@ class Service:
         from calibration.session import CalibrationSession
         from web.calibration import attach
 
-        session = CalibrationSession(self.data_dir, profile_path=self.profile.path)
+        session = CalibrationSession(
+            self.data_dir,
+            profile_path=self.profile.path,
+            on_roll=lambda view, faces: self.dice_record.calibration_roll(
+                view, faces, self.profile.current().dice
+            ),
+        )
         self.calibration = attach(
             app,
             latest_image=self.rolls.latest_image,

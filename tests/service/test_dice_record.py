@@ -161,3 +161,18 @@ def test_the_host_page_shows_how_the_camera_does_at_this_table(start_service, br
     assert "Latest game: 75% of 4 rolls hands-free" in page.text_content("#camera-games")
     assert wait_for(lambda: "1 2 3 4 5 → 1 2 3 4 6" in page.text_content("#camera-wrong"))
     assert not errors, errors
+
+
+def test_the_owners_calibration_rolls_are_kept_as_labelled_dice(tmp_path):
+    from calibration.session import CalibrationSession
+
+    record = DiceRecord(tmp_path)
+    session = CalibrationSession(
+        tmp_path, on_roll=lambda view, faces: record.calibration_roll(view, faces)
+    )
+    rng = np.random.default_rng(11)
+    scene = synth.random_scene(FACES, rng, width=640, height=480, view_tilt=0.0)
+    assert session.add_roll(synth.render(scene, rng), FACES)
+    kept = examples(record)
+    assert sorted(int(e["face"]) for e in kept) == sorted(FACES)
+    assert record.summary()["recent"]["rolls"] == 0  # not a roll at the table
