@@ -101,7 +101,9 @@ class SimCamera(CameraBase):
             )
             self._throw_started = None  # the next frame is the throw's first
             self._final = final
-            self._still = None
+            # Drawn now, not when the dice land: a camera hands out the frame of dice at rest
+            # as fast as any other, and the time from rest to reading is what is measured.
+            self._still = self._synth.render(replace(final, noise=0), self._rng)
             self.rested_at = None
 
     def clear(self) -> None:
@@ -142,7 +144,7 @@ class SimCamera(CameraBase):
             self._now = self._index / self.fps
         with self._lock:
             scene = self._throw_frame()
-            if scene is not None:
+            if scene is not None and (self.rested_at is None or self._still is None):
                 return self._synth.render(scene, self._rng), self._stamp()
             if self._still is None:
                 self._still = self._synth.render(replace(self._final, noise=0), self._rng)
