@@ -16,7 +16,7 @@ with a reading. What happens to a reading:
 - A new reading replaces the pending one; any change at the table drops it (the roll was
   entered by hand, undone, or the table moved on).
 
-A frame that is no picture the reader can take (none, empty, of another shape or pixel type)
+A frame that is no picture the reader can take (none, too small, of another shape or pixel type)
 is skipped, said in one line of the log per run of such frames; the watch goes on.
 """
 
@@ -66,6 +66,9 @@ class Pending:
 TrayWatcher = Callable[[Any, int | None], TrayState]
 
 
+MIN_FRAME_SIDE = 16  # pixels: the dice reader refuses smaller frames
+
+
 def frame_problem(image: Any) -> str | None:
     """What makes `image` no camera frame the dice can be read from (an H x W x 3 BGR image
     of bytes), in words; None for a good one."""
@@ -77,8 +80,8 @@ def frame_problem(image: Any) -> str | None:
         return f"it has shape {image.shape}, not height x width x 3 colours"
     if image.dtype != np.uint8:
         return f"its pixels are {image.dtype}, not bytes (uint8)"
-    if image.size == 0:
-        return f"it is {image.shape[1]}x{image.shape[0]} pixels, empty"
+    if min(image.shape[:2]) < MIN_FRAME_SIDE:
+        return f"it is {image.shape[1]}x{image.shape[0]} pixels, too small to read dice in"
     return None
 
 
@@ -122,18 +125,12 @@ class RollWatcher:
         if problem is not None:
             self._skipped(frame, problem)
             return
-        state = None
-        if self.watch is not None:
-            prompt = roll_prompt(self.table)
-            try:
-                state = self.watch(frame.image, prompt.dice if prompt else None)
-            except ValueError as exc:  # the reader refuses the frame (too small), saying why
-                self._skipped(frame, str(exc))
-                return
         self._bad_frame = None
         self._latest = frame
-        if state is None:
+        if self.watch is None:
             return
+        prompt = roll_prompt(self.table)
+        state = self.watch(frame.image, prompt.dice if prompt else None)
         self._view = (frame, frame.image if state.view is None else state.view)
         with self._lock:
             version = self.table.version

@@ -108,8 +108,8 @@ def test_the_same_settled_tray_is_taken_hands_free(table):
     ("image", "said"),
     [
         (None, "NoneType, not an image"),
-        (np.zeros((0, 0, 3), np.uint8), "0x0 pixels, empty"),
-        (np.zeros((8, 8, 3), np.uint8), "8x8 pixels is too small"),
+        (np.zeros((0, 0, 3), np.uint8), "0x0 pixels, too small"),
+        (np.zeros((8, 8, 3), np.uint8), "8x8 pixels, too small"),
         (np.zeros((480, 640), np.uint8), "not height x width x 3"),
         (np.zeros((480, 640, 3), np.float32), "float32, not bytes"),
     ],
