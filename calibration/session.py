@@ -69,8 +69,11 @@ class CalibrationSession:
         data_dir: str | Path,
         profile_path: str | Path | None = None,
         tuner: Tuner | None = None,
+        on_roll: Callable[[np.ndarray, list[int]], None] | None = None,
     ):
+        """`on_roll(tray view, faces)` is told of every dice roll the owner labels."""
         self.data_dir = Path(data_dir)
+        self._on_roll = on_roll
         self.profile_path = (
             Path(profile_path) if profile_path else calibration_profile.default_path(data_dir)
         )
@@ -188,6 +191,8 @@ class CalibrationSession:
         if problem:
             return self._fail(problem)
         self.rolls.append((self.tray_view(image), sorted(values)))
+        if self._on_roll is not None:
+            self._on_roll(*self.rolls[-1])
         if len(self.rolls) < DICE_ROLLS:
             self.note = f"Roll {len(self.rolls)} kept. Roll again."
             return True

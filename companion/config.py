@@ -58,7 +58,7 @@ class CameraConfig:
         "folder (replay images), sim (rendered dice), none (manual dice entry only).",
     )
     resolution: tuple[int, int] = setting((1280, 720), "Frame size [width, height] in pixels.")
-    fps: float = setting(8.0, "Frames read per second while watching the tray.", low=0.5, high=60)
+    fps: float = setting(12.0, "Frames read per second while watching the tray.", low=0.5, high=60)
     index: int = setting(0, "USB camera number (cv2.VideoCapture index).", low=0, high=63)
     device: str = setting("", "USB camera device path, e.g. /dev/video0 (overrides index).")
     folder: str = setting("", "Folder of tray images, for kind = folder.")

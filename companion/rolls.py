@@ -15,17 +15,22 @@ with a reading. What happens to a reading:
   discards it. A refused submission also lands here with the table's reason.
 - A new reading replaces the pending one; any change at the table drops it (the roll was
   entered by hand, undone, or the table moved on).
+
+A frame that is no picture the reader can take (none, too small, of another shape or pixel type)
+is skipped, said in one line of the log per run of such frames; the watch goes on.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from companion.dice_record import CONFIRMED, CORRECTED, HANDS_FREE
 from companion.game.protocol import Command, Prompt
 from companion.table import Outcome, Table
 
@@ -50,6 +55,8 @@ class Pending:
     expected: int
     note: str  # why it waits, in words for the host
     version: int = 0  # the table's version it was read at; any change makes it stale
+    reading: Any = field(default=None, compare=False, repr=False)  # the reader's Reading
+    view: Any = field(default=None, compare=False, repr=False)  # the image it was read on
 
     def to_json(self) -> dict[str, Any]:
         return {"values": list(self.values), "expected": self.expected, "note": self.note}
@@ -57,6 +64,25 @@ class Pending:
 
 # (frame image, dice the table expects or None) -> state; keeps its own memory of frames.
 TrayWatcher = Callable[[Any, int | None], TrayState]
+
+
+MIN_FRAME_SIDE = 16  # pixels: the dice reader refuses smaller frames
+
+
+def frame_problem(image: Any) -> str | None:
+    """What makes `image` no camera frame the dice can be read from (an H x W x 3 BGR image
+    of bytes), in words; None for a good one."""
+    import numpy as np
+
+    if not isinstance(image, np.ndarray):
+        return f"it is {type(image).__name__}, not an image"
+    if image.ndim != 3 or image.shape[2] != 3:
+        return f"it has shape {image.shape}, not height x width x 3 colours"
+    if image.dtype != np.uint8:
+        return f"its pixels are {image.dtype}, not bytes (uint8)"
+    if min(image.shape[:2]) < MIN_FRAME_SIDE:
+        return f"it is {image.shape[1]}x{image.shape[0]} pixels, too small to read dice in"
+    return None
 
 
 def roll_prompt(table: Table) -> Prompt | None:
@@ -69,8 +95,12 @@ class RollWatcher:
         table: Table,
         watch: TrayWatcher | None,
         auto_submit: bool = True,
+        record: Any = None,
     ):
+        """`record`: a companion.dice_record.DiceRecord told of every roll the camera read
+        that the table took."""
         self.table = table
+        self.record = record
         self.watch = watch
         self.auto_submit = auto_submit
         self._shown: Any = None  # the last reading, outlined on the picture while at rest
@@ -86,10 +116,16 @@ class RollWatcher:
         self.last_submitted: tuple[int, ...] | None = None
         self.last_submitted_version = 0  # the table's version once those dice were entered
         self._listeners: list[Callable[[], None]] = []
+        self._bad_frame: str | None = None  # what was wrong with the last frame, if anything
 
     # --- the camera thread ----------------------------------------------------------------
 
     def on_frame(self, frame: Any) -> None:
+        problem = frame_problem(frame.image)
+        if problem is not None:
+            self._skipped(frame, problem)
+            return
+        self._bad_frame = None
         self._latest = frame
         if self.watch is None:
             return
@@ -113,15 +149,23 @@ class RollWatcher:
             self._armed = False
         self._settled(state)
 
+    def _skipped(self, frame: Any, problem: str) -> None:
+        """Said once per run of bad frames, not at the frame rate."""
+        if problem != self._bad_frame:
+            log.warning("Camera frame %s skipped: %s.", frame.index, problem)
+        self._bad_frame = problem
+
     def _settled(self, state: TrayState) -> None:
         prompt = roll_prompt(self.table)
         if prompt is None:
             return
         values = state.values or ()
         if self.auto_submit and state.confident and len(values) == prompt.dice:
+            game = self.table.game_id
             outcome = self._submit(values)
             if outcome.ok:
                 self._set_pending(None)
+                self._recorded(HANDS_FREE, state.reading, values, None, game)
                 return
             note = f"Not accepted: {outcome.reason}"
         elif len(values) != prompt.dice:
@@ -131,7 +175,9 @@ class RollWatcher:
             note += " Check and confirm."
         else:
             note = "Confirm the dice."
-        self._set_pending(Pending(tuple(values), prompt.dice, note, self.table.version))
+        self._set_pending(
+            Pending(tuple(values), prompt.dice, note, self.table.version, state.reading, state.view)
+        )
 
     def roll_prompt(self) -> Prompt | None:
         return roll_prompt(self.table)
@@ -156,9 +202,13 @@ class RollWatcher:
                     False, "There is no dice reading waiting.", version=self.table.version
                 )
             values = list(pending.values)
+        game = self.table.game_id
         outcome = self._submit(tuple(values))
         if outcome.ok:
             self._set_pending(None)
+            if pending is not None:
+                how = CONFIRMED if sorted(values) == sorted(pending.values) else CORRECTED
+                self._recorded(how, pending.reading, values, pending.view, game)
         return outcome
 
     def discard(self) -> None:
@@ -231,6 +281,14 @@ class RollWatcher:
             log.info("Dice %s entered", list(values))
         return outcome
 
+    def _recorded(self, how: str, reading: Any, values: Any, view: Any, game: Any) -> None:
+        if self.record is None or reading is None:
+            return
+        try:
+            self.record.rolled(how, reading, values, view, game)
+        except Exception:  # the record is a help; the roll is entered all the same
+            log.exception("Recording the roll failed")
+
     def _set_pending(self, pending: Pending | None) -> None:
         with self._lock:
             if pending == self._pending:
@@ -243,13 +301,32 @@ class RollWatcher:
                 log.exception("A pending-reading listener failed")
 
 
-def tray_watcher(profile: Callable[[], Any] | None = None, agree: int = 2) -> TrayWatcher:
+# The profile's `settle.still_frames` are counted at the frame rate cameras are calibrated at.
+PROFILE_FPS = 30.0
+
+
+def still_frames_needed(still_frames: int, fps: float | None, agree: int) -> int:
+    """Still frames in a row before a roll is taken: the profile's settle window, in time, at
+    the rate the camera is read (`fps`; None: the profile's count as it is), and never fewer
+    than the frames that must agree."""
+    if fps is None:
+        return max(agree, still_frames)
+    return max(agree, math.ceil(still_frames * fps / PROFILE_FPS - 1e-9))
+
+
+def tray_watcher(
+    profile: Callable[[], Any] | None = None, agree: int = 2, fps: float | None = None
+) -> TrayWatcher:
     """The dice reader behind settle detection, with the table's needs added: nothing is read
     before the dice have moved (dice lying in the tray when the companion starts are not a
-    new roll), and `agree` successive still frames are read once the dice rest. The reading
-    is confident only if the reader is sure of each and they all say the same: sensor noise
-    differs from frame to frame, so one lucky or unlucky frame does not decide a roll. A hand
-    in the tray counts as motion.
+    new roll), and the last `agree` frames of the settle window (`still_frames_needed` still
+    frames in a row at `fps`) are read. The reading is confident only if the reader is sure
+    of each and they all say the same: sensor noise differs from frame to frame, so one lucky
+    or unlucky frame does not decide a roll. A hand in the tray counts as motion.
+
+    The window's last frames are read as they come, not once it is over: a roll reaches the
+    table two or three frames after the dice stop. A movement in the window starts it and the
+    reads again, so a moving tray is never read as settled.
 
     `profile()` returns the calibration profile (companion.profile.CalibrationProfile) to
     use for this frame, e.g. a ProfileSource's `current`; the reader sees the calibrated tray
@@ -281,7 +358,7 @@ def tray_watcher(profile: Callable[[], Any] | None = None, agree: int = 2) -> Tr
         if not memory["in_motion"]:
             return TrayState(moving=False, view=view)
         memory["still"] += 1
-        if memory["still"] < settle.still_frames:
+        if memory["still"] <= still_frames_needed(settle.still_frames, fps, agree) - agree:
             return TrayState(moving=True, view=view)  # coming to rest
         reading = reader.read(view, dice, expected)
         if reading.status == HAND:  # a still hand: wait for it to leave

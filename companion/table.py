@@ -107,6 +107,12 @@ class Table:
         return live.record.name if live else None
 
     @property
+    def game_id(self) -> int | None:
+        """The current game's number in the log (a new game gets a new one)."""
+        live = self._live
+        return live.record.id if live else None
+
+    @property
     def game(self) -> Game | None:
         """The engine of the current game (stateless: it describes commands, declares options)."""
         live = self._live

@@ -50,6 +50,13 @@ class CameraPreview(Protocol):
         ...
 
 
+class CameraRecord(Protocol):
+    def summary(self) -> dict[str, Any]:
+        """How the camera did at this table: hands-free rates of the last rolls and games, and
+        the last rolls a person corrected."""
+        ...
+
+
 class HardwareHealth(Protocol):
     def as_json(self) -> dict[str, str]:
         """{"camera", "display", "buttons"}: "ok", "off", "starting" or what is wrong."""
@@ -84,4 +91,5 @@ class ServicePorts:
     health: HardwareHealth
     readings: DiceReadings
     camera: CameraPreview
+    record: CameraRecord
     simulated: SimulatedTable | None = None

@@ -4,7 +4,8 @@ host, and, on a simulated table, a page with the OLED mirror, the button panel a
 `install(app, ports)` registers them on the app from `web.app.create_app`; the service is reached
 only through `ports` (`web.ports.ServicePorts`):
 
-- `GET /api/service/status` (host): {"health": {camera, display, buttons}, "pending": ...}
+- `GET /api/service/status` (host): {"health": {camera, display, buttons}, "pending": ...,
+  "camera_record": how the camera did at this table (companion.dice_record's summary)}
 - `POST /api/service/roll/confirm` (host): {"values": [...]?} submits the pending reading
   (or the corrected values); `POST /api/service/roll/discard` drops it.
 - Simulated table only, and only from this machine (the page and its OLED mirror show the host
@@ -65,6 +66,7 @@ def status_payload(ports: ServicePorts) -> dict[str, Any]:
     return {
         "health": ports.health.as_json(),
         "pending": pending.to_json() if pending else None,
+        "camera_record": ports.record.summary(),
     }
 
 

@@ -361,8 +361,15 @@ class Service:
         self.screen = Screen(self._display_opener(), self.health)
         self.profile = ProfileSource(config.dice.profile or default_path(self.data_dir))
         self.camera = self._make_camera()
-        watch = tray_watcher(self.profile.current) if self.camera is not None else None
-        self.rolls = RollWatcher(self.table, watch, auto_submit=config.dice.auto_submit)
+        watch = None
+        if self.camera is not None:
+            watch = tray_watcher(self.profile.current, fps=config.camera.fps)
+        from companion.dice_record import DiceRecord
+
+        self.dice_record = DiceRecord(self.data_dir)
+        self.rolls = RollWatcher(
+            self.table, watch, auto_submit=config.dice.auto_submit, record=self.dice_record
+        )
         self.buttons = self._make_buttons()
         self.simulator = None
         if not self.real:
@@ -469,7 +476,7 @@ class Service:
             names=[f"{self.config.mdns.name}.local"] if self.config.mdns.enabled else [],
             fixed_seeds=self._fixed_seeds,
         )
-        sim.install(app, service_ports(self.health, self.rolls, self.simulator))
+        sim.install(app, service_ports(self.health, self.rolls, self.dice_record, self.simulator))
         self._attach_calibration(app)
         self.access = app.extensions["companion"].access
         web = self.config.web
@@ -480,7 +487,13 @@ class Service:
         from calibration.session import CalibrationSession
         from web.calibration import attach
 
-        session = CalibrationSession(self.data_dir, profile_path=self.profile.path)
+        session = CalibrationSession(
+            self.data_dir,
+            profile_path=self.profile.path,
+            on_roll=lambda view, faces: self.dice_record.calibration_roll(
+                view, faces, self.profile.current().dice
+            ),
+        )
         self.calibration = attach(
             app,
             latest_image=self.rolls.latest_image,
@@ -633,6 +646,7 @@ class Service:
         self.web.stop(wait=True)  # ends the event streams first
         if self.camera_worker is not None:
             self.camera_worker.stop()
+        self.dice_record.close()
         if self.simulator is not None:
             self.simulator.close()
         if self.buttons is not None:

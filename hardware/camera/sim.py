@@ -16,6 +16,8 @@ from typing import Any
 
 from hardware.camera.base import CameraBase, CameraError, Clock
 
+_PLACE = ("x", "y", "angle", "tilt")  # where a die lies, and how it leans
+
 
 class SimCamera(CameraBase):
     """Rendered frames of a tray with pip dice.
@@ -67,6 +69,8 @@ class SimCamera(CameraBase):
         self._still: Any = None  # noiseless render of the scene at rest
         self._unplugged = False
         self._now = 0.0
+        # clock time of the last throw's first frame showing the dice as they come to rest
+        self.rested_at: float | None = None
 
     @property
     def faces(self) -> tuple[int, ...]:
@@ -97,7 +101,10 @@ class SimCamera(CameraBase):
             )
             self._throw_started = None  # the next frame is the throw's first
             self._final = final
-            self._still = None
+            # Drawn now, not when the dice land: a camera hands out the frame of dice at rest
+            # as fast as any other, and the time from rest to reading is what is measured.
+            self._still = self._synth.render(replace(final, noise=0), self._rng)
+            self.rested_at = None
 
     def clear(self) -> None:
         """Take the dice out of the tray."""
@@ -137,7 +144,7 @@ class SimCamera(CameraBase):
             self._now = self._index / self.fps
         with self._lock:
             scene = self._throw_frame()
-            if scene is not None:
+            if scene is not None and (self.rested_at is None or self._still is None):
                 return self._synth.render(scene, self._rng), self._stamp()
             if self._still is None:
                 self._still = self._synth.render(replace(self._final, noise=0), self._rng)
@@ -157,8 +164,29 @@ class SimCamera(CameraBase):
         k = round((self._now - self._throw_started) * self.fps)
         if k >= len(self._throw) or self._throw[k] is self._final:
             self._throw = []
+            if self.rested_at is None:
+                self.rested_at = self._clock()
             return None
-        return self._throw[max(0, k)]
+        scene = self._throw[max(0, k)]
+        if self.rested_at is None and self._looks_final(scene):
+            self.rested_at = self._clock()  # the tumble's last frame: the dice lie as they end
+        return scene
+
+    def _looks_final(self, scene: Any) -> bool:
+        """The dice lie as they will at rest (within a hundredth of a pixel or degree), no
+        hand in view; a blur's direction does not show without a blur."""
+        final = self._final.dice
+
+        def lies_as(d: Any, f: Any) -> bool:
+            near = all(abs(getattr(d, a) - getattr(f, a)) < 0.01 for a in _PLACE)
+            same = replace(d, blur_angle=f.blur_angle, **{a: getattr(f, a) for a in _PLACE})
+            return near and d.motion_blur == 0 and same == f
+
+        return (
+            scene.hand is None
+            and len(scene.dice) == len(final)
+            and all(lies_as(d, f) for d, f in zip(scene.dice, final, strict=True))
+        )
 
     def _noisy(self, still):
         import numpy as np

@@ -207,7 +207,7 @@ def test_ok_on_a_reading_with_a_die_missing_goes_to_that_die(table):
     table.submit(Command("first_dicekeeper", None, {"keeper": 0}))
     seen = iter([TrayState(moving=True), TrayState(moving=False, values=(2, 3, 5, 6))])
     rolls = RollWatcher(table, lambda image, expected: next(seen), auto_submit=False)
-    frame = Frame(np.zeros((4, 4, 3), np.uint8), 0.0, 0)
+    frame = Frame(np.zeros((16, 16, 3), np.uint8), 0.0, 0)
     rolls.on_frame(frame)
     rolls.on_frame(frame)
     panel = Panel(table, rolls=rolls)

@@ -7,6 +7,7 @@
   const el = Companion.el;
   let current = null;
   let started = false;
+  let waitingForRoll = false; // the table asks for a roll
 
   async function act(url, body, okMessage) {
     try {
@@ -156,6 +157,7 @@
     document.body.dataset.version = payload.version;
     View.prompt($("prompt"), payload);
     const rolling = (payload.prompts || []).find((p) => p.kind === "roll");
+    waitingForRoll = Boolean(rolling);
     $("dice-card").classList.toggle("over", Boolean(rolling));
     $("dice-values").placeholder = rolling ? `${rolling.dice} dice, e.g. ${"35162".slice(0, rolling.dice)}` : "no roll expected now";
     $("dice-card").hidden = !payload.uses_dice;
@@ -184,6 +186,7 @@
       const state = ["ok", "off", "starting"].includes(said) ? said : "fault"; // else: what is wrong
       return el("li", { "data-part": key, "data-state": state }, el("b", {}, label), " ", said === "ok" ? "working" : said);
     }));
+    renderRecord(s.camera_record);
     const p = s.pending;
     $("pending").hidden = !p;
     const key = p ? JSON.stringify(p) : "";
@@ -193,6 +196,32 @@
     $("pending-dice").replaceChildren(...p.values.map((v) => el("span", { class: "die" }, String(v))));
     $("pending-note").textContent = p.note + (p.expected ? ` (the table expects ${p.expected} dice)` : "");
     $("pending-values").value = p.values.join("");
+  }
+
+  // While the table waits for a roll, a reading to confirm shows within a quarter second.
+  const POLL_MS = 1000, ROLL_POLL_MS = 250;
+
+  function keepPolling() {
+    pollService().finally(() => setTimeout(keepPolling, waitingForRoll ? ROLL_POLL_MS : POLL_MS));
+  }
+
+  const percent = (r) => `${Math.round(100 * r.rate)}%`;
+  let shownRecord = "";
+
+  function renderRecord(record) {
+    const key = JSON.stringify(record || null);
+    if (key === shownRecord) return;
+    shownRecord = key;
+    $("camera-record").hidden = !record || !record.recent.rolls;
+    if (!record || !record.recent.rolls) return;
+    const recent = record.recent;
+    $("camera-recent").textContent =
+      `Hands-free: ${recent.hands_free} of the last ${recent.rolls} rolls (${percent(recent)}).`;
+    $("camera-games").replaceChildren(...record.games.map((g, i) => el("li", {},
+      `${i === 0 ? "Latest game" : `${i} game${i > 1 ? "s" : ""} before`}: ${percent(g)} of ${g.rolls} rolls hands-free`)));
+    $("camera-wrong-title").hidden = !record.wrong.length;
+    $("camera-wrong").replaceChildren(...record.wrong.map((w) => el("li", {},
+      el("span", { class: "dice" }, w.read.join(" ")), " → ", el("span", { class: "dice" }, w.table.join(" ")))));
   }
 
   async function pollService() {
@@ -229,8 +258,7 @@
     refreshCamera();
     setInterval(refreshCamera, 1000);
     if ($("host").dataset.service) {
-      pollService();
-      setInterval(pollService, 1000);
+      keepPolling();
     }
     if ($("host").dataset.sim) {
       Sim.start((s) => { if (s) $("sim-card").hidden = false; }, () => { $("sim-card").hidden = true; });

@@ -1,0 +1,130 @@
+"""The live roll watcher on the simulated camera's rendered frames: a roll is taken hands-free
+only when two settled frames agree, never while the dice move, and bad frames are skipped with
+one line in the log."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from servicekit import to_first_roll
+
+from companion.dice import synth
+from companion.rolls import RollWatcher, tray_watcher
+from companion.table import Table
+from hardware.camera.base import Frame
+from hardware.camera.sim import SimCamera
+
+FPS = 12.0
+FACES = [3, 5, 1, 6, 2]
+
+
+@pytest.fixture
+def table(tmp_path):
+    table = Table.open(tmp_path / "events.sqlite")
+    to_first_roll(table)  # "roll 5 dice"
+    yield table
+    table.close()
+
+
+def watcher(table: Table) -> RollWatcher:
+    return RollWatcher(table, tray_watcher(fps=FPS))
+
+
+def feed(rolls: RollWatcher, images) -> int | None:
+    """Hand `images` to the watcher as camera frames; the index of the frame after which the
+    roll was entered or waits for the table, or None."""
+    version = rolls.table.version
+    for index, image in enumerate(images):
+        rolls.on_frame(Frame(image, index / FPS, index))
+        if rolls.table.version != version or rolls.pending is not None:
+            return index
+    return None
+
+
+def test_a_still_throw_is_taken_hands_free_and_not_before_the_dice_rest(table):
+    camera = SimCamera(fps=FPS, seed=7, hand_chance=0.0)
+    camera.open()
+    camera.throw(FACES)
+    frames, rested = [], None
+    for index in range(30):
+        frames.append(camera.read())
+        if rested is None and camera.rested_at is not None:
+            rested = index  # the throw's first frame at rest
+    rolls = watcher(table)
+    taken = feed(rolls, [f.image for f in frames])
+    assert taken is not None, "a still throw gave no reading"
+    assert rolls.pending is None, rolls.pending
+    assert rolls.last_submitted == tuple(sorted(FACES))
+    assert taken >= rested
+
+
+def test_a_tray_in_motion_is_never_read(table):
+    camera = SimCamera(fps=FPS, seed=7, hand_chance=1.0)
+    camera.open()
+    camera.throw(FACES)
+    moving = []
+    while not camera.settled:
+        moving.append(camera.read().image)
+    rolls = watcher(table)
+    assert feed(rolls, moving) is None
+    assert rolls.pending is None and rolls.last_submitted is None
+
+
+def _scene_pair():
+    """One tray at rest, and the same tray with one die showing another face."""
+    rng = np.random.default_rng(11)
+    scene = synth.random_scene(FACES, rng, width=640, height=480, view_tilt=0.0)
+    flipped = replace(scene, dice=(replace(scene.dice[0], face=4), *scene.dice[1:]))
+    return scene, flipped, rng
+
+
+def test_a_reading_that_flips_between_settled_frames_waits_for_the_table(table):
+    """A roll whose settled frames read differently is flagged for the table to confirm."""
+    scene, flipped, rng = _scene_pair()
+    still, other = synth.render(scene, rng), synth.render(flipped, rng)
+    moving = synth.render(replace(scene, dice=()), rng)  # the dice land: the tray changes
+    version = table.version
+    rolls = watcher(table)
+    assert feed(rolls, [moving] + [still, other] * 4) is not None
+    assert table.version == version  # nothing entered without a person
+    assert rolls.pending is not None
+    assert "disagree" in rolls.pending.note
+
+
+def test_the_same_settled_tray_is_taken_hands_free(table):
+    scene, _, rng = _scene_pair()
+    still = synth.render(scene, rng)
+    moving = synth.render(replace(scene, dice=()), rng)
+    rolls = watcher(table)
+    assert feed(rolls, [moving] + [still] * 6) is not None
+    assert rolls.pending is None
+    assert rolls.last_submitted == tuple(sorted(d.face for d in scene.dice))
+
+
+@pytest.mark.parametrize(
+    ("image", "said"),
+    [
+        (None, "NoneType, not an image"),
+        (np.zeros((0, 0, 3), np.uint8), "0x0 pixels, too small"),
+        (np.zeros((8, 8, 3), np.uint8), "8x8 pixels, too small"),
+        (np.zeros((480, 640), np.uint8), "not height x width x 3"),
+        (np.zeros((480, 640, 3), np.float32), "float32, not bytes"),
+    ],
+    ids=["none", "empty", "tiny", "one-channel", "float"],
+)
+def test_a_bad_frame_is_skipped_with_one_line_and_the_watch_goes_on(table, caplog, image, said):
+    scene, _, rng = _scene_pair()
+    still = synth.render(scene, rng)
+    moving = synth.render(replace(scene, dice=()), rng)
+    rolls = watcher(table)
+    with caplog.at_level(logging.WARNING, logger="companion.rolls"):
+        # The dice land, then the camera sends bad frames: no reading, no exception.
+        assert feed(rolls, [moving, still] + [image] * 5) is None
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 1 and said in lines[0], lines
+    assert rolls.latest_image() is still  # nor shown as the camera's picture
+    assert feed(rolls, [moving] + [still] * 6) is not None
+    assert rolls.last_submitted == tuple(sorted(d.face for d in scene.dice))
