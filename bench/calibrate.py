@@ -13,8 +13,10 @@ import time
 
 import numpy as np
 
-from calibration import tiles, tray
+from calibration import tray
 from calibration.tile_synth import SimTableCamera
+from companion.game.chac import tiles
+from companion.game.chac.tile_art import render_face
 from companion.profile import CalibrationProfile
 from hardware.camera import CameraSettings
 
@@ -36,7 +38,7 @@ def main() -> None:
         camera = SimTableCamera(seed=seed, settings=CameraSettings(width=1280, height=720))
         camera.open()
         number = seed % 14 + 1
-        camera.lay_tile(number, "number")
+        camera.lay_tile(render_face(number, "number"))
         frame = camera.read().image
         t0 = time.perf_counter()
         corners = tray.find_tray(frame)

@@ -15,7 +15,7 @@ from pathlib import Path
 KINDS = (
     "calibration.cli:add_dice_command",  # dice: tune the dice reader on labelled photos
     "calibration.commands:add_frame_command",  # frame: find the tray, lock exposure
-    "calibration.commands:add_glyphs_command",  # glyphs: learn the clue tiles' glyphs
+    "calibration.commands:add_game_step_commands",  # each registered game's own steps
 )
 
 

@@ -1,13 +1,14 @@
-"""`companion calibrate frame` and `companion calibrate glyphs`: the guided calibration's first
-and last steps on the command line, from a camera or from image files.
+"""`companion calibrate frame` and one `companion calibrate NAME` per calibration step a
+registered game brings (`companion.game.calibrating`): the guided calibration's first step and
+the games' own steps on the command line, from a camera or from image files.
 
     companion calibrate frame --camera pi --data-dir DATA_DIR
-    companion calibrate glyphs --camera usb:0 --data-dir var          # prompts tile by tile
-    companion calibrate glyphs --images g1.jpg n1.jpg g2.jpg n2.jpg   # picture, number, ...
-    companion calibrate glyphs --camera sim --data-dir var            # a rendered demo
+    companion calibrate NAME --camera usb:0 --data-dir var      # prompts piece by piece
+    companion calibrate NAME --images a.jpg b.jpg ...           # the frames, in order
+    companion calibrate NAME --camera sim --data-dir var        # a rendered demo
 
-Both write into the data directory: the profile (DIR/profile.toml), the empty tray's picture
-and the glyph pictures (DIR/glyphs/<n>.png). Exit status 0 when every step succeeded.
+They write into the data directory: the profile (DIR/profile.toml), the empty tray's picture
+and what the game's step stores. Exit status 0 when every step succeeded.
 """
 
 from __future__ import annotations
@@ -37,23 +38,15 @@ def add_frame_command(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_frame)
 
 
-def add_glyphs_command(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
-        "glyphs",
-        help="photograph the 14 clue tiles into the glyph catalog",
-        description="For each clue tile: its picture side, then its number side.",
-    )
-    _add_source_args(
-        p, "--images", "pictures in pairs: a tile's picture side, then its number side", nargs="+"
-    )
-    p.add_argument(
-        "--numbers",
-        metavar="N",
-        type=int,
-        nargs="+",
-        help="the tiles' numbers in order, when they should not be read from the pictures",
-    )
-    p.set_defaults(func=run_glyphs)
+def add_game_step_commands(subparsers: argparse._SubParsersAction) -> None:
+    """A command for each calibration step of the registered games."""
+    from companion.game.calibrating import registered_steps
+
+    for step in registered_steps():
+        p = subparsers.add_parser(step.name, help=step.help, description=step.help + ".")
+        _add_source_args(p, "--images", step.images_help, nargs="+")
+        step.add_arguments(p)
+        p.set_defaults(func=run_game_step, step=step.name)
 
 
 def _add_source_args(p: argparse.ArgumentParser, flag: str, doc: str, nargs=None) -> None:
@@ -151,32 +144,29 @@ def run_frame(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-# Glyphs ----------------------------------------------------------------------------------
-def run_glyphs(args: argparse.Namespace) -> int:
+# A game's step ---------------------------------------------------------------------------
+def run_game_step(args: argparse.Namespace) -> int:
     from calibration.session import CalibrationSession
     from hardware.camera import CameraError, CameraSettings
 
     session = CalibrationSession(_data_dir(args))
-    session.start("glyphs")
+    session.start(args.step)
     if session.profile.tray is None:
-        print("  (No tray calibrated yet: the whole picture is searched for tiles.)")
-    numbers = iter(args.numbers or [])
+        print("  (No tray calibrated yet: the whole picture is searched.)")
+    run = session.runs[args.step]
     try:
         if args.images:
-            if len(args.images) % 2:
-                print("  ! Give the pictures in pairs: picture side, number side.", file=sys.stderr)
-                return 2
-            frames = (_read_image(path) for path in args.images)
-            return _glyphs_from(session, _pairs(frames), numbers, prompt=False)
+            return run.run_command(session, _file_frames(args.images), args, _nobody)
         open_camera = camera_factory(args.camera, args.seed)
         camera = open_camera(session.profile.camera_settings(CameraSettings()))
         camera.open()
         try:
             if args.camera == "sim":
-                return _glyphs_from(session, _sim_tiles(camera), numbers, prompt=False)
+                faces = session.game_steps[args.step].demo_faces()
+                return run.run_command(session, _sim_frames(camera, faces), args, _nobody)
             interactive = sys.stdin.isatty()
-            shots = _camera_pairs(camera, session, interactive)
-            return _glyphs_from(session, shots, numbers, prompt=interactive)
+            frames = _camera_frames(camera, interactive)
+            return run.run_command(session, frames, args, _ask if interactive else _nobody)
         finally:
             camera.close()
     except (CameraError, OSError) as exc:
@@ -184,59 +174,38 @@ def run_glyphs(args: argparse.Namespace) -> int:
         return 1
 
 
-def _pairs(frames: Iterator) -> Iterator[tuple[Any, Any]]:
-    frames = iter(frames)
-    for picture in frames:
-        yield picture, next(frames)
+def _file_frames(paths: list[str]) -> Callable[[str], Any]:
+    remaining = iter(paths)
+    return lambda prompt: next((_read_image(path) for path in remaining), None)
 
 
-def _sim_tiles(camera) -> Iterator[tuple[Any, Any]]:
-    """The simulated table lays each of the 14 tiles, picture side up, then number side up."""
-    for number in range(1, 15):
-        camera.lay_tile(number, "glyph")
-        picture = camera.read().image
-        camera.lay_tile(number, "number")
-        yield picture, camera.read().image
+def _sim_frames(camera, faces: Iterator[Any]) -> Callable[[str], Any]:
+    """The simulated table lays the step's demonstration pieces, one per frame."""
+
+    def frames(prompt: str) -> Any:
+        face = next(faces, None)
+        if face is None:
+            return None
+        camera.lay_tile(face)
+        return camera.read().image
+
+    return frames
 
 
-def _camera_pairs(camera, session: CalibrationSession, interactive: bool):
-    while session.missing_glyphs():
+def _camera_frames(camera, interactive: bool) -> Callable[[str], Any]:
+    def frames(prompt: str) -> Any:
         if interactive:
-            answer = input(f"  {session.guide().text} [Enter = capture, q = stop] ")
+            answer = input(f"  {prompt} [Enter = capture, q = stop] ")
             if answer.strip().lower() == "q":
-                return
-        picture = camera.read().image
-        if interactive:
-            input("  Turn the tile over where it lies, number side up. [Enter = capture] ")
-        yield picture, camera.read().image
+                return None
+        return camera.read().image
+
+    return frames
 
 
-def _glyphs_from(session: CalibrationSession, shots, numbers: Iterator[int], prompt: bool) -> int:
-    failures = 0
-    for picture, number_side in shots:
-        print("  " + session.guide().progress)
-        if not session.capture(picture):
-            _say(session, False)
-            failures += 1
-            continue
-        given = next(numbers, None)
-        if given is not None:
-            ok = session.type_number(given)
-        else:
-            ok = session.capture(number_side)
-            while not ok and session.awaiting_number and prompt:
-                _say(session, False)
-                typed = input("  Type the tile's number (1-14), or Enter to skip: ").strip()
-                if not typed:
-                    break
-                ok = session.type_number(int(typed)) if typed.isdigit() else False
-        _say(session, ok)
-        if not ok:
-            failures += 1
-            session.skip_tile()
-    missing = session.missing_glyphs()
-    if missing:
-        print(f"  Glyphs still missing: {', '.join(map(str, missing))}.")
-    else:
-        print(f"  All 14 glyph pictures are in {session.data_dir / 'glyphs'}.")
-    return 0 if not failures and not missing else 1
+def _ask(question: str) -> str:
+    return input("  " + question).strip()
+
+
+def _nobody(question: str) -> None:
+    return None

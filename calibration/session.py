@@ -5,14 +5,14 @@ Steps:
             exposure checked, the camera settings and the tray's corners stored in the profile.
 2. dice   - three rolls of the owner's dice, each with the faces the owner sees: the dice reader
             is tuned on them, the accuracy before and after is shown, the profile stored.
-3. glyphs - each of the 14 clue tiles, picture side up, then number side up: the number is read
-            (or typed), and the straightened picture stored as that number's glyph
-            (CHAC-GLYPH-2).
+3. ...     - the calibration steps the registered games bring (`calibration_steps()` in a
+            bundle, see `companion.game.calibrating`): each gets the tray seen from above for
+            every frame, and the owner's typed number, quarter turn or skip.
 
 Every step can be started again at any time. A frame that cannot be used changes nothing and
-leaves `problem` saying why (too dark, tray not found, tile not found, ...). The session holds
-pictures of the owner's tiles only until they are stored; nothing here leaves through a page
-except the instructions and the picture of the tile the owner is holding right now.
+leaves `problem` saying why (too dark, tray not found, tile not found, ...). Nothing here
+leaves through a page except the instructions and the picture a game's step holds while it
+waits for its number (the owner holds that piece right now).
 
     session = CalibrationSession("var")
     session.capture(frame)              # the step in progress takes the frame
@@ -28,11 +28,12 @@ from typing import Any
 
 import numpy as np
 
-from calibration import catalog, tiles, tray
+from calibration import tray
 from companion import profile as calibration_profile
+from companion.game.calibrating import CalibrationStep, StepProblem, StepRun, registered_steps
 
-STEPS = ("frame", "dice", "glyphs")
-TITLES = {"frame": "Frame", "dice": "Dice", "glyphs": "Glyph pictures"}
+BUILT_IN = ("frame", "dice")
+TITLES = {"frame": "Frame", "dice": "Dice"}
 DICE_ROLLS = 3
 MAX_DICE = 25
 EMPTY_TRAY = "tray_empty.png"  # the empty tray, kept to find tiles on any tray colour
@@ -62,7 +63,7 @@ class Guide:
 
 
 class CalibrationSession:
-    """The calibration in progress, with the profile and catalog it writes in `data_dir`."""
+    """The calibration in progress, with the profile and what its steps store in `data_dir`."""
 
     def __init__(
         self,
@@ -70,8 +71,10 @@ class CalibrationSession:
         profile_path: str | Path | None = None,
         tuner: Tuner | None = None,
         on_roll: Callable[[np.ndarray, list[int]], None] | None = None,
+        game_steps: Sequence[CalibrationStep] | None = None,
     ):
-        """`on_roll(tray view, faces)` is told of every dice roll the owner labels."""
+        """`on_roll(tray view, faces)` is told of every dice roll the owner labels;
+        `game_steps` follow the dice (default: those of every registered game)."""
         self.data_dir = Path(data_dir)
         self._on_roll = on_roll
         self.profile_path = (
@@ -84,30 +87,34 @@ class CalibrationSession:
         self.note: str | None = None
         self.rolls: list[tuple[np.ndarray, list[int]]] = []
         self.dice_accuracy: tuple[float, float] | None = None
-        self.side = "glyph"  # which side of the current tile is expected next
-        self.pending: np.ndarray | None = None  # the current tile's picture, awaiting its number
-        self.number_unread = False  # the number side was shown but could not be read
-        self.shown: set[int] = set()  # numbers stored since the glyph step began
+        steps = registered_steps() if game_steps is None else game_steps
+        self.game_steps = {step.name: step for step in steps}
+        if set(self.game_steps) & set(BUILT_IN) or len(self.game_steps) < len(steps):
+            raise ValueError(f"Calibration step names must differ: {[s.name for s in steps]}")
+        self.steps = (*BUILT_IN, *self.game_steps)
+        self.runs: dict[str, StepRun] = {
+            name: step.start(self.data_dir) for name, step in self.game_steps.items()
+        }
         path = self.data_dir / EMPTY_TRAY
         self._empty = _read_image(path) if path.is_file() else None
 
     # Steps -------------------------------------------------------------------------------
     def start(self, step: str) -> None:
         """Begin (or begin again) `step`; what it had gathered so far is dropped."""
-        if step not in STEPS:
-            raise ValueError(f"Calibration steps are {', '.join(STEPS)}, not {step!r}.")
+        if step not in self.steps:
+            raise ValueError(f"Calibration steps are {', '.join(self.steps)}, not {step!r}.")
         self.step, self.problem, self.note = step, None, None
         if step == "dice":
             self.rolls, self.dice_accuracy = [], None
-        if step == "glyphs":
-            self.side, self.pending, self.number_unread, self.shown = "glyph", None, False, set()
+        if step in self.game_steps:
+            self.runs[step] = self.game_steps[step].start(self.data_dir)
 
     def done(self) -> dict[str, bool]:
         """Which steps have stored their results (in this run or an earlier one)."""
         return {
             "frame": self.profile.tray is not None,
             "dice": self.dice_accuracy is not None,
-            "glyphs": len(catalog.stored_numbers(self.data_dir)) == len(catalog.GLYPH_NUMBERS),
+            **{name: run.done() for name, run in self.runs.items()},
         }
 
     def capture(self, image: np.ndarray, camera_settings: Any = None) -> bool:
@@ -117,8 +124,8 @@ class CalibrationSession:
         self.problem = self.note = None
         if self.step == "frame":
             return self._frame(image, camera_settings)
-        if self.step == "glyphs":
-            return self._glyph_frame(image)
+        if self.step in self.runs:
+            return self._game_frame(image)
         return self._fail("Roll the dice, then type the faces you see with the picture.")
 
     # Frame -------------------------------------------------------------------------------
@@ -208,16 +215,22 @@ class CalibrationSession:
         updated = replace(self.profile, dice=tuned)
         calibration_profile.save(updated, self.profile_path)
         self.profile = updated
-        self.start("glyphs")
+        following = next(iter(self.game_steps.values()), None)
+        if following is not None:
+            self.start(following.name)
         self.dice_accuracy = (before, after)
+        then = (
+            f"Next: the {following.title[0].lower()}{following.title[1:]}."
+            if following
+            else "Calibration is complete."
+        )
         self.note = (
-            f"Dice reader tuned: {before:.0%} of dice read right before, {after:.0%} now. "
-            "Next: the glyph pictures."
+            f"Dice reader tuned: {before:.0%} of dice read right before, {after:.0%} now. {then}"
         )
         return True
 
-    # Glyphs ------------------------------------------------------------------------------
-    def _glyph_frame(self, image: np.ndarray) -> bool:
+    # A game's steps ---------------------------------------------------------------------
+    def _game_frame(self, image: np.ndarray) -> bool:
         problem = tray.frame_problem(image)
         if problem:
             return self._fail(problem)
@@ -226,77 +239,39 @@ class CalibrationSession:
         if self._empty is not None and self.profile.tray is not None:
             empty = self.tray_view(self._empty)
             if empty.shape != view.shape:
-                empty = None  # taken at another resolution: fall back to the tiles' brown
+                empty = None  # taken at another resolution: the step looks without it
+        return self._act(lambda run: run.capture(view, empty))
+
+    def _act(self, action: Callable[[StepRun], str]) -> bool:
+        run = self.runs.get(self.step)
+        if run is None:
+            return self._fail("This step has no piece to number, turn or skip.")
         try:
-            tile = tiles.find_tile(view, empty)
-        except tiles.TileNotFound as exc:
+            self.note = action(run)
+        except StepProblem as exc:
             return self._fail(str(exc))
-        if self.side == "glyph":
-            try:
-                number = tiles.read_number(tile.face)
-            except tiles.NumberNotRead:
-                self.pending, self.side = tile.face, "number"
-                self.note = "Picture taken. Now turn the tile over: number side up."
-                return True
-            return self._fail(
-                f"This is a number side ({number}): turn the tile over to show its picture."
-            )
-        try:
-            number = tiles.read_number(tile.face)
-        except tiles.NumberNotRead as exc:
-            self.number_unread = True
-            return self._fail(str(exc))
-        return self._store(number)
+        return True
 
     def type_number(self, number: int) -> bool:
-        """The number on the back of the tile whose picture was just taken, typed in."""
+        """The number on the piece whose picture was just taken, typed in."""
         self.problem = self.note = None
-        if self.step != "glyphs" or self.pending is None:
-            return self._fail("First show the tile's picture side to the camera.")
-        if not isinstance(number, int) or number not in catalog.GLYPH_NUMBERS:
-            return self._fail("Clue tile numbers are 1-14.")
-        return self._store(number)
+        return self._act(lambda run: run.type_number(number))
 
     def turn_picture(self) -> bool:
-        """Turn the picture waiting for its number a quarter turn clockwise (a tile that was
+        """Turn the picture waiting for its number a quarter turn clockwise (a piece that was
         laid sideways)."""
         self.problem = None
-        if self.pending is None:
-            return self._fail("There is no tile picture to turn.")
-        self.pending = np.ascontiguousarray(np.rot90(self.pending, k=-1))
-        self.note = "Picture turned."
-        return True
+        return self._act(lambda run: run.turn_picture())
 
     def skip_tile(self) -> None:
-        """Forget the current tile's picture; the next frame is a picture side again."""
-        self.side, self.pending, self.number_unread = "glyph", None, False
-        self.problem, self.note = None, "Tile skipped. Show the next tile's picture side."
-
-    def _store(self, number: int) -> bool:
-        if number in self.shown:
-            self.number_unread = True
-            return self._fail(
-                f"Tile {number} was already stored in this round: check the tile and type its "
-                "number, or start the glyph step again."
-            )
-        catalog.save_glyph(self.data_dir, number, self.pending)
-        self.shown.add(number)
-        self.side, self.pending, self.number_unread = "glyph", None, False
-        missing = self.missing_glyphs()
-        if missing:
-            self.note = f"Glyph {number} stored. Next tile: picture side up."
-        else:
-            self.note = "All 14 glyph pictures stored. Calibration is complete."
-        return True
+        """Forget the current piece; the step starts on the next one."""
+        self.problem = None
+        self._act(lambda run: run.skip())
 
     @property
     def awaiting_number(self) -> bool:
-        """A tile's picture is taken and waits for its number (read or typed)."""
-        return self.step == "glyphs" and self.pending is not None
-
-    def missing_glyphs(self) -> list[int]:
-        stored = set(catalog.stored_numbers(self.data_dir))
-        return [n for n in catalog.GLYPH_NUMBERS if n not in stored]
+        """A piece's picture is taken and waits for its number (read or typed)."""
+        return self.current_picture() is not None
 
     # What to tell the owner ----------------------------------------------------------------
     def _fail(self, problem: str) -> bool:
@@ -304,8 +279,8 @@ class CalibrationSession:
         return False
 
     def guide(self) -> Guide:
-        n = STEPS.index(self.step) + 1
-        head = f"{self.step.upper()} {n}/3"
+        n, total = self.steps.index(self.step) + 1, len(self.steps)
+        head = f"{self.step.upper()} {n}/{total}"
         if self.step == "frame":
             text = (
                 "Empty the tray and make sure all of it is in view, lit as it will be during "
@@ -323,48 +298,36 @@ class CalibrationSession:
             oled = (head, f"Roll {k} of {DICE_ROLLS}:", "roll, then type", "the faces.")
             progress = f"{len(self.rolls)} of {DICE_ROLLS} rolls"
         else:
-            stored = len(catalog.GLYPH_NUMBERS) - len(self.missing_glyphs())
-            progress = f"{stored} of 14 glyphs stored"
-            if self.side == "glyph" and stored == len(catalog.GLYPH_NUMBERS):
-                text = (
-                    "All 14 glyph pictures are stored: calibration is complete. Show a tile "
-                    "again to replace its picture."
-                )
-                oled = (head, "14/14 stored.", "Calibration", "complete.")
-            elif self.side == "glyph":
-                text = (
-                    "Lay a clue tile you have not shown yet in the middle of the tray, "
-                    "picture side up and upright, nothing else in the tray. Then capture."
-                )
-                oled = (head, f"{stored}/14 stored.", "Tile picture up,", "capture.")
-            elif self.number_unread:
-                text = "The number could not be read: type the number on the tile's back."
-                oled = (head, "Number not read:", "type it on the", "host page.")
-            else:
-                text = (
-                    "Turn the same tile over where it lies, number side up, and capture. "
-                    "Or type the number."
-                )
-                oled = (head, "Turn the tile:", "number side up,", "capture.")
+            step_guide = self.runs[self.step].guide()
+            text, oled, progress = step_guide.text, (head, *step_guide.oled), step_guide.progress
         if self.problem:
             # The OLED says what is wrong in short; the host page says what to do about it.
             headline = self.problem.split(":")[0].split(". ")[0]
             oled = (oled[0], *_wrap(headline, 2), "See the host page.")
         return Guide(
             step=self.step,
-            title=f"Step {n} of 3: {TITLES[self.step]}",
+            title=f"Step {n} of {total}: {self._title(self.step)}",
             text=text,
             oled=tuple(line[:OLED_WIDTH] for line in oled),
             progress=progress,
             problem=self.problem,
         )
 
+    def _title(self, step: str) -> str:
+        return TITLES[step] if step in TITLES else self.game_steps[step].title
+
     def status(self) -> dict[str, Any]:
-        """JSON-ready state for the host page (no glyph picture: see `current_picture`)."""
+        """JSON-ready state for the host page (no picture: see `current_picture`), with what
+        each game's step adds."""
         guide = self.guide()
+        game_step = self.game_steps.get(self.step)
+        facts: dict[str, Any] = {}
+        for run in self.runs.values():
+            facts.update(run.status())
         return {
+            **facts,
             "step": self.step,
-            "steps": list(STEPS),
+            "steps": list(self.steps),
             "done": self.done(),
             "title": guide.title,
             "text": guide.text,
@@ -372,8 +335,8 @@ class CalibrationSession:
             "progress": guide.progress,
             "problem": guide.problem,
             "note": self.note,
-            "side": self.side if self.step == "glyphs" else None,
             "awaiting_number": self.awaiting_number,
+            "number_hint": game_step.number_hint if game_step else None,
             "rolls": len(self.rolls),
             "accuracy": (
                 {"before": self.dice_accuracy[0], "after": self.dice_accuracy[1]}
@@ -381,12 +344,12 @@ class CalibrationSession:
                 else None
             ),
             "tray": [list(c) for c in self.profile.tray] if self.profile.tray else None,
-            "glyphs_missing": self.missing_glyphs(),
         }
 
     def current_picture(self) -> np.ndarray | None:
-        """The picture of the tile being calibrated now (the owner holds it), if taken."""
-        return self.pending
+        """The picture of the piece being calibrated now (the owner holds it), if taken."""
+        run = self.runs.get(self.step)
+        return run.picture() if run is not None else None
 
 
 def default_tuner() -> Tuner:

@@ -1,7 +1,6 @@
-"""Clue tiles laid into a frame of the tray, for the calibration tool's simulated table: the
-faces are Temple of Chac's stand-in drawings (`companion.game.chac.tile_art`).
+"""Square pieces (a game's tiles, cards) laid into a frame of the tray, for the calibration
+tool's simulated table; a game's bundle draws their faces.
 
-    face = render_face(7, "number")                       # 240x240 BGR, two dots over a bar
     frame = place_tile(tray_frame, face, tile_quad(tray_corners, (0.5, 0.5), 0.3, 20))
 """
 
@@ -10,7 +9,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.game.chac.tile_art import Side, render_face
 from hardware.camera.base import CameraBase, CameraSettings
 
 
@@ -99,13 +97,13 @@ def tray_on_table(
 
 class SimTableCamera(CameraBase):
     """A simulated camera above a table with the tray on it, for calibrating without hardware:
-    the tray is found in its frames, clue tiles can be laid in the tray (`lay_tile`) and dice
+    the tray is found in its frames, a square piece can be laid in the tray (`lay_tile`) and dice
     left at rest in it (`show_dice`). Exposure follows `settings` (hardware CameraSettings):
     brightness grows with exposure time x gain, 10 ms x 1.0 being the lamp's right exposure.
 
         camera = SimTableCamera(seed=3)
         camera.open()
-        camera.lay_tile(7, "number")
+        camera.lay_tile(face)                 # a square BGR picture of the piece's face up
         frame = camera.read()
     """
 
@@ -134,7 +132,7 @@ class SimTableCamera(CameraBase):
                 [cx - tw / 2, cy + th / 2],
             ]
         )
-        self._tile: tuple[int, Side, float, tuple[float, float]] | None = None
+        self._tile: tuple[np.ndarray, float, tuple[float, float]] | None = None
         self._dice: tuple = ()
 
     def _open_device(self) -> None:
@@ -146,10 +144,10 @@ class SimTableCamera(CameraBase):
     def _close_device(self) -> None:
         pass
 
-    def lay_tile(self, number: int, side: Side) -> None:
-        """Lay clue tile `number` in the tray, `side` up, somewhere near the middle."""
+    def lay_tile(self, face: np.ndarray) -> None:
+        """Lay a square piece showing `face` (BGR) in the tray, somewhere near the middle."""
         centre = (float(self._rng.uniform(0.35, 0.65)), float(self._rng.uniform(0.3, 0.45)))
-        self._tile = (number, side, float(self._rng.uniform(-25, 25)), centre)
+        self._tile = (face, float(self._rng.uniform(-25, 25)), centre)
         self._dice = ()
 
     def show_dice(self, faces) -> None:
@@ -169,11 +167,11 @@ class SimTableCamera(CameraBase):
         scene = replace(self.tray_scene, dice=self._dice, blur=0.0, noise=0.0)
         tray = self._synth.render(scene, self._rng)
         if self._tile is not None:
-            number, side, angle, centre = self._tile
+            face, angle, centre = self._tile
             h, w = tray.shape[:2]
             corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
             quad = tile_quad(corners, centre, 0.2, angle)
-            tray = place_tile(tray, render_face(number, side), quad)
+            tray = place_tile(tray, face, quad)
         frame = tray_on_table(tray, self.tray_quad, (self.width, self.height), self._rng)
         s = self.settings
         exposure = (s.exposure_us or 10_000) / 10_000 * (s.analogue_gain or 1.0)

@@ -1,17 +1,18 @@
-"""Guided calibration on the host page: the tray, the owner's dice and the glyph catalog.
+"""Guided calibration on the host page: the tray, the owner's dice and the registered games'
+own steps (`companion.game.calibrating`).
 
 The page is GET /host/calibration; its script talks to these host-only JSON endpoints:
 
 - GET  /api/host/calibration            the step, instructions, progress, problem, results
-- POST /api/host/calibration/start      {"step": "frame"|"dice"|"glyphs"}: begin or redo
+- POST /api/host/calibration/start      {"step": "frame"|"dice"|a game's step}: begin or redo
 - POST /api/host/calibration/capture    the step in progress takes the camera's latest frame
 - POST /api/host/calibration/corners    {"points": [[x, y] x4]} tapped on the frame, in pixels
 - POST /api/host/calibration/roll       {"faces": [3, 5, 1] or "351"} with the latest frame
-- POST /api/host/calibration/number     {"number": 7}: the tile's number, typed
-- POST /api/host/calibration/turn       turn the waiting tile picture a quarter turn
-- POST /api/host/calibration/skip       forget the current tile
+- POST /api/host/calibration/number     {"number": 7}: the piece's number, typed
+- POST /api/host/calibration/turn       turn the waiting picture a quarter turn
+- POST /api/host/calibration/skip       forget the current piece
 - GET  /api/host/calibration/frame.jpg  the latest frame with the tray outlined
-- GET  /api/host/calibration/tile.png   the tile being calibrated (only while it waits for its
+- GET  /api/host/calibration/tile.png   the piece being calibrated (only while it waits for its
                                         number: stored pictures are never served from here)
 
 Frames come from `attach(app, latest_image, camera_settings)`, which the service calls with
@@ -136,12 +137,10 @@ def status():
 @bp.post(API + "/start")
 def start():
     require_host()
-    from calibration.session import STEPS
-
     step = json_body().get("step")
-    if step not in STEPS:
-        return refuse(400, f"Steps are {', '.join(STEPS)}.")
     desk = _desk()
+    if step not in desk.session.steps:
+        return refuse(400, f"Steps are {', '.join(desk.session.steps)}.")
     with desk.lock:
         desk.session.start(step)
     return _reply()
@@ -210,7 +209,7 @@ def number():
     if isinstance(value, str) and re.fullmatch(r"[0-9]{1,2}", value.strip()):
         value = int(value)  # ASCII digits only: "7", not "７", "²" or "①"
     if not isinstance(value, int) or isinstance(value, bool):
-        return refuse(400, "Type the tile's number, 1-14.")
+        return refuse(400, "Type the tile's number.")
     desk = _desk()
     with desk.lock:
         ok = desk.session.type_number(value)
@@ -304,7 +303,7 @@ PAGE = """{% extends "base.html" %}
     <img id="cal-tile-img" alt="The tile's picture side, as stored" width="160" height="160">
     <form id="cal-number" class="row">
       <input id="cal-number-value" inputmode="numeric" aria-label="The tile's number"
-             placeholder="Number on the back (1-14)">
+             placeholder="Number on the back">
       <button type="submit">Store under this number</button>
       <button id="cal-turn" type="button" class="secondary">Turn the picture</button>
       <button id="cal-skip" type="button" class="secondary">Skip this tile</button>
@@ -340,6 +339,7 @@ SCRIPT = r""""use strict";
     $("cal-tap").hidden = s.step !== "frame";
     $("cal-tile").hidden = !s.awaiting_number;
     if (s.awaiting_number) $("cal-tile-img").src = API + "/tile.png?t=" + Date.now();
+    $("cal-number-value").placeholder = s.number_hint || "Number on the back";
     $("cal-accuracy").textContent = s.accuracy
       ? `Dice read right: ${Math.round(s.accuracy.before * 100)}% before tuning, ` +
         `${Math.round(s.accuracy.after * 100)}% after.` : "";

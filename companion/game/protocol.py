@@ -137,7 +137,9 @@ class Game(Protocol):
     co-op team's run), `private_reveal(name, seat_view, seat, data_dir)` (something only that
     seat sees once, such as a picture: see `companion.game.reveals`), `private_pictures(data_dir)`
     (the pictures the panel's private peek shows, by number) and `stock_media(data_dir)`
-    (stand-ins for those pictures on a simulated table), `verify(options, seats, seed,
+    (stand-ins for those pictures on a simulated table), `calibration_steps()` (the
+    calibration steps it adds after the tray and the dice, such as photographing its own
+    pieces: see `companion.game.calibrating`), `verify(options, seats, seed,
     commands, noted)` (checks a finished game against the commitment noted at setup, raising
     AuditMismatch or AuditUnfinished), `reveal_matches(commitment, reveal) -> bool`,
     `board_layout(public_view)` (where the pages draw its board; None: before any game), and

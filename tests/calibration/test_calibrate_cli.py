@@ -6,10 +6,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from calibration import catalog
 from calibration.tile_synth import SimTableCamera
 from companion import profile as calibration_profile
 from companion.cli import main
+from companion.game.chac import catalog
+from companion.game.chac.tile_art import render_face
 
 
 def test_frame_then_glyphs_on_the_simulated_table_fill_the_catalog(tmp_path, capsys):
@@ -27,7 +28,7 @@ def test_glyphs_from_picture_files_with_a_typed_number(tmp_path, capsys):
     camera.open()
     files = []
     for number, side in ((3, "glyph"), (3, "number"), (12, "glyph"), (12, "glyph")):
-        camera.lay_tile(number, side)
+        camera.lay_tile(render_face(number, side))
         path = tmp_path / f"{len(files)}.png"
         cv2.imwrite(str(path), camera.read().image)
         files.append(str(path))

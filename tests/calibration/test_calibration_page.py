@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from calibration import catalog
 from calibration.tile_synth import SimTableCamera
+from companion.game.chac import catalog
+from companion.game.chac.tile_art import render_face
 from companion.table import Table
 from web import calibration as calibration_web
 from web.app import Limits, create_app
@@ -59,7 +60,7 @@ def test_the_host_calibrates_frame_and_a_glyph_in_the_browser(tmp_path, browser)
 
             page.click("#cal-steps button:has-text('glyphs')")
             _wait(page, "document.getElementById('cal-title').textContent.includes('3 of 3')")
-            camera.lay_tile(13, "glyph")
+            camera.lay_tile(render_face(13, "glyph"))
             page.click("#cal-capture")
             _wait(page, "!document.getElementById('cal-tile').hidden")
             _wait(page, "document.getElementById('cal-tile-img').naturalWidth > 0")

@@ -10,11 +10,11 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration import catalog
 from calibration.session import OLED_WIDTH, CalibrationSession
 from companion import profile as calibration_profile
 from companion.dice import reader
 from companion.dice.profile import Profile
+from companion.game.chac import catalog
 from companion.game.chac.glyphs import GlyphCatalog
 from companion.game.chac.tile_art import render_face
 
@@ -109,12 +109,12 @@ def test_all_14_glyph_pictures_are_stored_under_the_numbers_read_CHAC_GLYPH_2(tm
     _frame_done(session, camera)
     session.start("glyphs")
     for number in range(1, 15):
-        camera.lay_tile(number, "glyph")
+        camera.lay_tile(render_face(number, "glyph"))
         assert session.capture(camera.read().image), session.problem
         assert session.awaiting_number
-        camera.lay_tile(number, "number")
+        camera.lay_tile(render_face(number, "number"))
         assert session.capture(camera.read().image), session.problem
-    assert session.missing_glyphs() == []
+    assert session.runs["glyphs"].missing() == []
     assert session.done()["glyphs"]
     # Each stored picture is its own tile's picture, more like it than like any other glyph.
     for number in range(1, 15):
@@ -129,7 +129,7 @@ def test_the_number_side_first_is_explained(tmp_path, camera):
     session = CalibrationSession(tmp_path)
     _frame_done(session, camera)
     session.start("glyphs")
-    camera.lay_tile(6, "number")
+    camera.lay_tile(render_face(6, "number"))
     assert not session.capture(camera.read().image)
     assert "number side (6)" in session.problem
     assert not session.awaiting_number
@@ -140,7 +140,7 @@ def test_an_unreadable_number_can_be_typed_and_a_repeat_is_refused(tmp_path, cam
     session = CalibrationSession(tmp_path)
     _frame_done(session, camera)
     session.start("glyphs")
-    camera.lay_tile(4, "glyph")
+    camera.lay_tile(render_face(4, "glyph"))
     assert session.capture(camera.read().image)
     camera.clear()  # the tile was picked up instead of turned over
     assert not session.capture(camera.read().image)
@@ -149,7 +149,7 @@ def test_an_unreadable_number_can_be_typed_and_a_repeat_is_refused(tmp_path, cam
     assert not session.type_number(15)
     assert session.type_number(4)
     assert catalog.stored_numbers(tmp_path) == [4]
-    camera.lay_tile(9, "glyph")
+    camera.lay_tile(render_face(9, "glyph"))
     assert session.capture(camera.read().image)
     assert not session.type_number(4)
     assert "already stored" in session.problem
@@ -182,7 +182,7 @@ def test_the_oled_lines_fit_the_screen_at_every_step(tmp_path, camera):
     guides.append(session.guide())
     session.start("glyphs")
     guides.append(session.guide())
-    camera.lay_tile(2, "glyph")
+    camera.lay_tile(render_face(2, "glyph"))
     session.capture(camera.read().image)
     guides.append(session.guide())
     for guide in guides:

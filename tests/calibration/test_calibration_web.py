@@ -6,8 +6,9 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration import catalog
 from calibration.tile_synth import SimTableCamera
+from companion.game.chac import catalog
+from companion.game.chac.tile_art import render_face
 from companion.table import Table
 from web import calibration as calibration_web
 from web.app import Limits, create_app
@@ -74,12 +75,12 @@ def test_frame_then_glyphs_through_the_endpoints_CHAC_GLYPH_2(host, camera, data
 
     assert host.post(API + "/start", json={"step": "glyphs"}).json["step"] == "glyphs"
     assert host.get(API + "/tile.png").status_code == 404  # no tile in hand yet
-    camera.lay_tile(5, "glyph")
+    camera.lay_tile(render_face(5, "glyph"))
     reply = host.post(API + "/capture", json={}).json
     assert reply["ok"] and reply["awaiting_number"]
     tile = host.get(API + "/tile.png")
     assert tile.status_code == 200 and tile.mimetype == "image/png"
-    camera.lay_tile(5, "number")
+    camera.lay_tile(render_face(5, "number"))
     reply = host.post(API + "/capture", json={}).json
     assert reply["ok"], reply["problem"]
     assert "Glyph 5 stored" in reply["note"]
@@ -92,7 +93,7 @@ def test_frame_then_glyphs_through_the_endpoints_CHAC_GLYPH_2(host, camera, data
 
 def test_a_typed_number_and_bad_input(host, camera, data_dir):
     host.post(API + "/start", json={"step": "glyphs"})
-    camera.lay_tile(11, "glyph")
+    camera.lay_tile(render_face(11, "glyph"))
     assert host.post(API + "/capture", json={}).json["ok"]
     upright = host.get(API + "/tile.png").data
     assert host.post(API + "/turn", json={}).json["ok"]

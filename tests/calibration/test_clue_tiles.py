@@ -9,8 +9,8 @@ import pytest
 from conftest import empty_tray
 
 from calibration.tile_synth import place_tile, tile_quad
-from calibration.tiles import NumberNotRead, TileNotFound, find_tile, read_number
 from companion.game.chac.tile_art import mayan_parts, render_face
+from companion.game.chac.tiles import NumberNotRead, TileNotFound, find_tile, read_number
 
 TRAY = np.float32([[0, 0], [640, 0], [640, 440], [0, 440]])
 

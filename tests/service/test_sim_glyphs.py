@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tablehttp import Phone, host
 
-from calibration import catalog
+from companion.game.chac import catalog
 from companion.game.chac.tile_art import render_face
 
 

@@ -9,8 +9,8 @@ import json
 import numpy as np
 import pytest
 
-from calibration import catalog
 from companion.atomic_file import SaveError, write_atomically
+from companion.game.chac import catalog
 from companion.profile import CalibrationProfile, save
 from companion.table import Table
 from web.access import HOST_COOKIE, Access

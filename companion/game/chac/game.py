@@ -327,6 +327,12 @@ class ChacGame:
 
         return GlyphCatalog(data_dir).picture
 
+    def calibration_steps(self) -> tuple[Any, ...]:
+        """Calibration after the tray and the dice: the glyph catalog (CHAC-GLYPH-2)."""
+        from companion.game.chac.calibration import GLYPH_STEP
+
+        return (GLYPH_STEP,)
+
     def stock_media(self, data_dir: str | Path) -> list[int]:
         """On a simulated table: stand-in glyph pictures for those calibration has not stored."""
         from companion.game.chac.glyphs import stock_pictures

@@ -1,6 +1,7 @@
-"""The glyph catalog: the owner's 14 glyph pictures, one PNG per Mayan number.
+"""The glyph catalog as calibration fills it: the owner's 14 glyph pictures, one PNG per Mayan
+number, as NumPy pictures.
 
-Layout, shared with the seat page's glyph viewer (`companion/game/chac/glyphs.py`):
+Layout, shared with the seat page's glyph viewer (`glyphs.py`):
 DATA_DIR/glyphs/<n>.png for n in 1..14. A missing file means the companion has no picture for
 that number, and deciphering falls back to peeking at the physical tile (CHAC-GLYPH-2).
 
