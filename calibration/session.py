@@ -30,7 +30,13 @@ import numpy as np
 
 from calibration import tray
 from companion import profile as calibration_profile
-from companion.game.calibrating import CalibrationStep, StepProblem, StepRun, registered_steps
+from companion.game.calibrating import (
+    NUMBER_REFUSAL,
+    CalibrationStep,
+    StepProblem,
+    StepRun,
+    registered_steps,
+)
 
 BUILT_IN = ("frame", "dice")
 TITLES = {"frame": "Frame", "dice": "Dice"}
@@ -312,6 +318,11 @@ class CalibrationSession:
             progress=progress,
             problem=self.problem,
         )
+
+    def number_refusal(self) -> str:
+        """What to say to a typed number that is not one: the step in progress's words."""
+        step = self.game_steps.get(self.step)
+        return step.number_refusal if step else NUMBER_REFUSAL
 
     def _title(self, step: str) -> str:
         return TITLES[step] if step in TITLES else self.game_steps[step].title

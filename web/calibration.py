@@ -208,9 +208,9 @@ def number():
     value = json_body().get("number")
     if isinstance(value, str) and re.fullmatch(r"[0-9]{1,2}", value.strip()):
         value = int(value)  # ASCII digits only: "7", not "７", "²" or "①"
-    if not isinstance(value, int) or isinstance(value, bool):
-        return refuse(400, "Type the tile's number.")
     desk = _desk()
+    if not isinstance(value, int) or isinstance(value, bool):
+        return refuse(400, desk.session.number_refusal())
     with desk.lock:
         ok = desk.session.type_number(value)
     return _reply(ok)

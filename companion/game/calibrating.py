@@ -72,11 +72,15 @@ Asker = Callable[[str], str | None]
 """ask(question) -> what the owner typed, or None when nobody is there to ask."""
 
 
+NUMBER_REFUSAL = "Type the number in digits."
+
+
 @dataclass(frozen=True)
 class CalibrationStep:
     """A game's calibration step: `name` on the host page and the command line, `title` in
     the step's heading, `help` for `companion calibrate --help`, `number_hint` for the host
-    page's number field, `start(data_dir)` a new run. `add_arguments(parser)` adds the
+    page's number field and `number_refusal` for a number typed wrong, `start(data_dir)` a new
+    run. `add_arguments(parser)` adds the
     command's own options; `images_help` says what `--images` takes; `demo_faces()` are the
     pieces' faces a simulated camera shows, one per frame, for `--camera sim`."""
 
@@ -86,6 +90,7 @@ class CalibrationStep:
     number_hint: str
     images_help: str
     start: Callable[[Path], StepRun]
+    number_refusal: str = NUMBER_REFUSAL
     add_arguments: Callable[[Any], None] = lambda parser: None
     demo_faces: Callable[[], Iterator[Any]] = lambda: iter(())
 

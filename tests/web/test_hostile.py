@@ -48,6 +48,7 @@ def test_deeply_nested_json_is_a_400_on_every_json_post(app, host, table, path):
 
 
 def test_the_tile_number_takes_ascii_digits_only(host):
+    host.post("/api/host/calibration/start", json={"step": "glyphs"})
     for typed in ("²", "①", "７", "1²", "٣"):
         response = host.post("/api/host/calibration/number", json={"number": typed})
         assert response.status_code == 400, typed

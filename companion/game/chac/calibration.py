@@ -198,6 +198,7 @@ GLYPH_STEP = CalibrationStep(
     number_hint="Number on the back (1-14)",
     images_help="pictures in pairs: a tile's picture side, then its number side",
     start=GlyphRun,
+    number_refusal="Type the tile's number, 1-14.",
     add_arguments=_add_arguments,
     demo_faces=_demo_faces,
 )
