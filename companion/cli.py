@@ -9,22 +9,26 @@ from importlib import import_module
 
 from companion import product
 
-# Modules with `register(subparsers)`; each parser sets `func(args) -> int` as its default.
-SUBCOMMAND_MODULES = (
-    "companion.game_cli",  # replay, verify, simulate
-    "companion.dice.cli",  # dice read, dice bench
-    "companion.runtime.run_cli",  # run
-    "companion.log_cli",  # log check, log repair, log new
-    "calibration.cli",  # calibrate
-)
+# Modules with `register(subparsers)`, by the commands each adds; each parser sets
+# `func(args) -> int` as its default.
+SUBCOMMAND_MODULES = {
+    "companion.game_cli": ("replay", "verify", "simulate"),
+    "companion.dice.cli": ("dice",),
+    "companion.runtime.run_cli": ("run",),
+    "companion.log_cli": ("log",),
+    "calibration.cli": ("calibrate",),  # lists every game's calibration steps: loads the games
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser for `command` alone when it is a known one (registering the others would
+    load what they need for nothing), else the parser of every command."""
     parser = argparse.ArgumentParser(
         prog="companion", description=f"{product.NAME}: the table's helper for board games."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in SUBCOMMAND_MODULES:
+    owners = [m for m, commands in SUBCOMMAND_MODULES.items() if command in commands]
+    for name in owners or SUBCOMMAND_MODULES:
         import_module(name).register(sub)
     _remember_parsers(parser)
     return parser
@@ -41,7 +45,8 @@ def _remember_parsers(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv[0] if argv else None)
     args, stray = parser.parse_known_args(argv)
     if stray:
         args.parser.error(f"unrecognized arguments: {' '.join(stray)}")
