@@ -39,6 +39,11 @@ def register(subparsers) -> None:
         action="store_false",
         help="read without telling the reader how many dice each image has",
     )
+    bn.add_argument(
+        "--held-out",
+        action="store_true",
+        help="score only the images the dice models were not trained on (a quarter of each set)",
+    )
     bn.add_argument("--failures", metavar="FILE", help="write each misread image as JSON lines")
     bn.set_defaults(func=cmd_bench)
 
@@ -180,7 +185,8 @@ def cmd_bench(args) -> int:
     results = []
     try:
         for folder in args.sets:
-            results.append(score(Path(folder).name, load_set(folder), profile, args.expect))
+            samples = load_set(folder, only_held_out=args.held_out)
+            results.append(score(Path(folder).name, samples, profile, args.expect))
     except LabelError as exc:
         print(f"companion dice bench: {exc}", file=sys.stderr)
         return 2
