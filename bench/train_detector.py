@@ -1,17 +1,21 @@
 """Train the dice detector (companion/dice/model/detector.onnx and detector.json).
 
     python3 -m venv .venv-train
-    .venv-train/bin/pip install -e '.[train]'
-    .venv-train/bin/python bench/train_detector.py ../shared/data/dice/*/ --synthetic 1200
+    .venv-train/bin/pip install torch==2.13.0 onnx -e .
+    .venv-train/bin/python bench/train_detector.py ../shared/data/dice/*/ \
+        --synthetic 400 --steps 2800 --faces classifier
 
 The network learns from the labelled photo sets given (a quarter of each set's images,
 chosen by a hash of its name, is held out) and from rendered trays: each step a batch of
-patches cut from them at a random die size (`SIZE_RANGE` of the detector), turned, mirrored,
-recoloured, blurred, noised and JPEG-compressed. The held-out photos then calibrate the face
-probabilities (a softmax temperature) and choose the thresholds a die must clear to be read
-hands-free: the lowest at which accepted rolls read wrong stay at or below `--max-silent` with
-the expected count (and `--max-silent-free` without). Seeded: the same data, seed and steps
-give the same weights. Two threads (`--threads`).
+patches cut from them at a random die size (mostly the sizes the last pass reads at, the
+rest `SIZE_RANGE` of the detector), turned, mirrored, recoloured, blurred, noised and
+JPEG-compressed. The held-out photos and rendered trays of their own seed then calibrate the
+face probabilities (a softmax temperature) and choose the thresholds a die must clear to be
+read hands-free: those that read the most rolls hands-free while accepted rolls read wrong
+stay at or below `--max-silent` on every set with the expected count (and
+`--max-silent-free` without). `--faces classifier` reads faces with the face classifier
+(faceclass.py) on the dice found rather than the detector's own scores. Seeded: the same
+data, seed and steps give the same weights. Two threads (`--threads`).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from companion.dice.scoring import held_out
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
 OUT = Path(__file__).resolve().parents[1] / "companion" / "dice" / "model"
+CALIBRATION_SEED = 7  # the rendered trays thresholds are chosen on (the bench's are seed 0)
 PATCH = 160  # training patches' side, in pixels
 STORED_DIE = 56.0  # images are kept with dice at most this big (the largest trained is 80)
 # Faces are learnt where they are read: the second pass brings dice to NEAR_ENOUGH.
@@ -375,18 +380,28 @@ class HeldOut:
     cut: list  # per found: does its box reach the frame's edge
 
 
-def held_out_found(det: detector.Detector, folders: list[Path]) -> list[HeldOut]:
+def held_out_found(det: detector.Detector, folders: list[Path], renders: int) -> list[HeldOut]:
+    """What the detector finds in the held-out photos, and in `renders` rendered trays made
+    apart from those it learnt from and from the bench's (their own seed)."""
+    from companion.dice.scoring import synthetic_set
+
+    frames = [
+        (folder.name, lambda p=folder / name: cv2.imread(str(p), cv2.IMREAD_COLOR), dice)
+        for folder in folders
+        for name, dice, _kind in labelled(folder)
+        if held_out(name)
+    ]
+    frames += [
+        ("rendered", lambda s=s: s.frame, [(v, None) for v in s.faces])
+        for s in synthetic_set(renders, seed=CALIBRATION_SEED)
+    ]
     out = []
-    for folder in folders:
-        for name, dice, _kind in labelled(folder):
-            if not held_out(name):
-                continue
-            frame = cv2.imread(str(folder / name), cv2.IMREAD_COLOR)
-            found = det.find(frame)
-            h, w = frame.shape[:2]
-            cut = [b[0] <= 0 or b[1] <= 0 or b[2] >= w or b[3] >= h for b in (f.box for f in found)]
-            truth = Counter(v for v, _ in dice)
-            out.append(HeldOut(folder.name, truth, len(dice), found, cut))
+    for source, load, dice in frames:
+        frame = load()
+        found = det.find(frame)
+        h, w = frame.shape[:2]
+        cut = [b[0] <= 0 or b[1] <= 0 or b[2] >= w or b[3] >= h for b in (f.box for f in found)]
+        out.append(HeldOut(source, Counter(v for v, _ in dice), len(dice), found, cut))
     return out
 
 
@@ -498,25 +513,23 @@ def choose(rows: list[HeldOut], t: float, max_silent: float, max_silent_free: fl
     return best_s
 
 
-def calibrate(model_dir: Path, folders, max_silent, max_silent_free, meta: dict) -> dict:
+def calibrate(model_dir: Path, folders, renders: int, faces: str, limits, meta) -> dict:
     settings = model_dir / "detector.json"
-    settings.write_text(
-        json.dumps(
-            {"temperature": 1, "present": 0.3, "sure_present": 0.5, "accept": 0.9, "maybe": 0.15}
-        ),
-        encoding="utf-8",
-    )
+    first = {"temperature": 1, "present": 0.3, "sure_present": 0.5, "accept": 0.9}
+    first.update(maybe=detector.LOWEST, faces=faces)
+    settings.write_text(json.dumps(first), encoding="utf-8")
     det = detector.Detector(model_dir)
-    rows = held_out_found(det, folders)
+    rows = held_out_found(det, folders, renders)
     logits, labels = face_pairs(rows, 0.3)
     t = temperature(logits, labels)
-    s = choose(rows, t, max_silent, max_silent_free)
+    s = replace(choose(rows, t, *limits), faces=faces)
     result = {
         "temperature": s.temperature,
         "present": s.present,
         "sure_present": s.sure_present,
         "accept": s.accept,
         "maybe": s.maybe,
+        "faces": s.faces,
         "held_out": {
             "calibration_error": calibration_error(logits, labels, t),
             "dice_matched": len(labels),
@@ -538,10 +551,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument(
+        "--calibration-renders",
+        type=int,
+        default=300,
+        help="rendered trays the thresholds are chosen on, beside the held-out photos",
+    )
     ap.add_argument("--max-silent", type=float, default=0.002)
     ap.add_argument("--max-silent-free", type=float, default=0.01)
     ap.add_argument(
         "--calibrate-only", action="store_true", help="keep the weights, fit the rest again"
+    )
+    ap.add_argument(
+        "--faces",
+        choices=("detector", "classifier"),
+        default="detector",
+        help="read faces with the detector's own scores or the face classifier's",
     )
     args = ap.parse_args(argv)
     folders = sorted(args.sets)
@@ -560,7 +585,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(pictures)} pictures ({time.time() - t0:.0f} s)", file=sys.stderr)
         net = train(pictures, args.steps, args.batch, args.seed, args.threads)
         export(net, args.out / "detector.onnx")
-    result = calibrate(args.out, folders, args.max_silent, args.max_silent_free, meta)
+    meta["faces"] = args.faces
+    limits = (args.max_silent, args.max_silent_free)
+    result = calibrate(args.out, folders, args.calibration_renders, args.faces, limits, meta)
     print(json.dumps(result, indent=2))
     return 0
 

@@ -8,8 +8,8 @@ Pi needs nothing it does not already have. `model/detector.json` holds what was 
 held-out photos: the softmax temperature that calibrates the face probabilities and the
 thresholds a die must clear to be read hands-free.
 
-Scale comes first: a coarse pass over the frame at `FIRST_SIDE` pixels finds the dice's size,
-and a second pass at the scale that brings them to `DIE` pixels reads them, unless the first
+Scale comes first: coarse passes over the frame (`FIRST_SIDES`) find the dice's size, and a
+last pass at the scale that brings them to `DIE` pixels reads them, unless a first pass
 already saw them near that size.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -33,7 +33,8 @@ CHANNELS = 1 + FACES + 1  # centre, faces, log size
 DIE = 24.0  # the die edge the second pass brings dice to, in input pixels
 SIZE_RANGE = (12.0, 64.0)  # die edges the network was trained on, in input pixels
 NEAR_ENOUGH = (16.0, 36.0)  # first-pass sizes read as they are, without a second pass
-FIRST_SIDE = 320  # the first pass's longest side, in pixels
+FIRST_SIDES = (160, 320)  # the first passes' longest sides, in pixels, coarsest first
+BIG_AT_FIRST = 22.0  # dice this big in a coarse pass are read from it, not a finer one
 MOST_SIDE = 1280  # the second pass's longest side at most (time grows with its square)
 LOWEST = 0.1  # centres below this chance are not looked at
 
@@ -80,6 +81,9 @@ class Settings:
     sure_present: float  # and at or above this one, a die for sure
     accept: float  # a die's face is read hands-free at or above this probability
     maybe: float  # a centre at or above this chance (but not a die) makes a roll checked
+    # Whose face scores are read: the detector's own, or the face classifier's on a crop
+    # of each die found (faceclass.py), whichever read the held-out photos better.
+    faces: str = "detector"
 
 
 def probabilities(logits: np.ndarray, temperature: float) -> np.ndarray:
@@ -102,7 +106,11 @@ class Detector:
             raise ModelError(f"dice detector model {weights} cannot be loaded: {why}") from exc
         try:
             raw = json.loads(settings.read_text(encoding="utf-8"))
-            self.settings = Settings(**{k: float(raw[k]) for k in Settings.__dataclass_fields__})
+            numbers = [k for k in Settings.__dataclass_fields__ if k != "faces"]
+            faces = raw.get("faces", "detector")
+            if faces not in ("detector", "classifier"):
+                raise ValueError(f"faces is 'detector' or 'classifier', not {faces!r}")
+            self.settings = Settings(**{k: float(raw[k]) for k in numbers}, faces=faces)
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ModelError(f"dice detector settings {settings} cannot be read: {exc}") from exc
         self._lock = threading.Lock()  # one network, its buffers shared: one pass at a time
@@ -128,25 +136,50 @@ class Detector:
     def find(self, frame: np.ndarray, die_size: float | None = None) -> list[Found]:
         """The dice in a BGR frame, searched at the scale that brings them to `DIE` pixels:
         `die_size` (the calibrated die edge in frame pixels) when known, else the scale a
-        first coarse pass finds them at."""
+        first coarse pass finds them at; their faces scored as the settings say."""
+        found = self._located(frame, die_size)
+        if self.settings.faces == "classifier":
+            return classified(frame, [f for f in found if f.presence >= self.settings.maybe])
+        return found
+
+    def _located(self, frame: np.ndarray, die_size: float | None) -> list[Found]:
         longest = max(frame.shape[:2])
         if die_size:
             return self.found_at(frame, _factor(DIE / die_size, longest))
-        first = min(1.0, FIRST_SIDE / longest)
-        found = self.found_at(frame, first)
-        sure = [f.size * first for f in found if f.presence >= self.settings.present]
-        if sure:
-            seen = float(np.median(sure))
-            if NEAR_ENOUGH[0] <= seen <= NEAR_ENOUGH[1]:
-                return found
-            factor = _factor(first * DIE / seen, longest)
-        else:
-            # Nothing seen: dice too small for the first pass (a wide view, a big still).
-            factor = _factor(first * 3.0, longest)
+        # Coarsest first: dice too big for the network show pips it may take for small
+        # dice, which a coarser view no longer shows.
+        for side in FIRST_SIDES:
+            first = min(1.0, side / longest)
+            found = self.found_at(frame, first)
+            sure = [f.size * first for f in found if f.presence >= self.settings.present]
+            seen = float(np.median(sure)) if sure else 0.0
+            if seen >= BIG_AT_FIRST or first == 1.0:
+                break
+        if NEAR_ENOUGH[0] <= seen <= NEAR_ENOUGH[1]:
+            return found
+        # Nothing seen: dice too small for the first passes (a wide view, a big still).
+        factor = _factor(first * DIE / seen if seen else first * 3.0, longest)
         if abs(factor - first) < 0.1 * first:
             return found
         again = self.found_at(frame, factor)
         return again if again or not sure else found
+
+
+def classified(frame: np.ndarray, found: list[Found]) -> list[Found]:
+    """The dice found with the face classifier's scores for a crop of each: its log
+    probabilities of 1-6 and cocked, and the chance of a die there lowered by its chance of
+    no die."""
+    from companion.dice import faceclass
+
+    if not found:
+        return found
+    crops = np.stack([faceclass.crop(frame, f.centre, f.size) for f in found])
+    p = faceclass.model().probabilities(crops)
+    faces = np.log(np.concatenate([p[:, :6], p[:, faceclass.COCKED :]], axis=1) + 1e-9)
+    return [
+        replace(f, presence=f.presence * float(1 - q[faceclass.NO_DIE]), logits=z)
+        for f, q, z in zip(found, p, faces, strict=True)
+    ]
 
 
 def _factor(factor: float, longest: int) -> float:
@@ -169,12 +202,13 @@ def decoded(out: np.ndarray, factor: float) -> list[Found]:
 
 
 def _apart(found: list[Found]) -> list[Found]:
-    """The most likely of centres closer than half a die to each other: one die seen twice."""
+    """The most likely of centres closer than 0.7 of a die to each other: one die seen twice
+    (touching dice lie a whole die apart)."""
     kept: list[Found] = []
     for f in found:
         if all(
             np.hypot(f.centre[0] - k.centre[0], f.centre[1] - k.centre[1])
-            >= 0.5 * max(f.size, k.size)
+            >= 0.7 * max(f.size, k.size)
             for k in kept
         ):
             kept.append(f)

@@ -159,9 +159,13 @@ class Score:
         }
 
 
-def score(name: str, samples: Iterable[Sample], profile: Profile, expect: bool = True) -> Score:
-    """Read every sample, told the labelled count unless `expect` is False."""
-    from companion.dice.reader import read
+def score(
+    name: str, samples: Iterable[Sample], profile: Profile, expect: bool = True, read=None
+) -> Score:
+    """Read every sample with `read` (the reader's by default), told the labelled count
+    unless `expect` is False."""
+    if read is None:
+        from companion.dice.reader import read
 
     result = Score(name)
     for sample in samples:
