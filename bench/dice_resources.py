@@ -1,6 +1,6 @@
 """What reading a settled roll costs: time per frame size, the settle check, memory.
 
-    taskset -c 1 .venv/bin/python bench/dice_resources.py [--rolls 100]
+    taskset -c 1 .venv/bin/python bench/dice_resources.py [--rolls 100] [--reader detector]
 
 Rendered rolls of 1-8 dice at 640x480 (dice 30-56 px) and at 1280x720 (dice 45-110 px),
 each read with the count the table asked for, on one OpenCV thread: p50/p95 wall time of a
@@ -29,20 +29,27 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--rolls", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--reader", choices=("pip-search", "detector"), default="pip-search")
     args = ap.parse_args()
 
     import cv2
     import numpy as np
 
     cv2.setNumThreads(1)
-    base = _rss_mb()
     from companion.dice import synth
-    from companion.dice.reader import default_profile, read
-    from companion.dice.settle import SettleDetector
 
     rng = np.random.default_rng(args.seed)
-    first = synth.random_scene([1, 2, 3, 4, 5, 6], rng, width=1280, height=720, size=80.0)
-    read(synth.render(first, rng), expected=6)  # loads the model, allocates its buffers
+    first = synth.render(
+        synth.random_scene([1, 2, 3, 4, 5, 6], rng, width=1280, height=720, size=80.0), rng
+    )
+    base = _rss_mb()  # the frame and the renderer are not the reader's
+    if args.reader == "detector":
+        from companion.dice.learned import default_profile, read
+    else:
+        from companion.dice.reader import default_profile, read
+    from companion.dice.settle import SettleDetector
+
+    read(first, expected=6)  # loads the model, allocates its buffers
     out: dict = {"reader_rss_added_mb": round(_rss_mb() - base, 1)}
     for width, height, sizes in ((640, 480, (30, 56)), (1280, 720, (45, 110))):
         frames = []

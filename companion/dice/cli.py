@@ -23,6 +23,7 @@ def register(subparsers) -> None:
         metavar="OUT.png",
         help="write the image with what was read drawn on it (several images: OUT-NAME.png)",
     )
+    _reader_option(rd)
     rd.set_defaults(func=cmd_read)
 
     bn = sub.add_parser("bench", help="score the reader on labelled sets (images/ + labels.jsonl)")
@@ -39,8 +40,34 @@ def register(subparsers) -> None:
         action="store_false",
         help="read without telling the reader how many dice each image has",
     )
+    bn.add_argument(
+        "--held-out",
+        action="store_true",
+        help="score only the images the dice models were not trained on (a quarter of each set)",
+    )
     bn.add_argument("--failures", metavar="FILE", help="write each misread image as JSON lines")
+    _reader_option(bn)
     bn.set_defaults(func=cmd_bench)
+
+
+READERS = ("pip-search", "detector")
+
+
+def _reader_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--reader",
+        choices=READERS,
+        default=READERS[0],
+        help="the pip search and face classifier (the default), or the learned detector",
+    )
+
+
+def _read_function(name: str):
+    if name == "detector":
+        from companion.dice.learned import read
+    else:
+        from companion.dice.reader import read
+    return read
 
 
 def _dice_count(text: str) -> int:
@@ -72,8 +99,8 @@ def cmd_read(args) -> int:
     import cv2
 
     from companion.dice.annotate import annotate
-    from companion.dice.reader import read
 
+    read = _read_function(args.reader)
     profile = _profile(args.profile)
     if profile is None:
         return 2
@@ -167,6 +194,7 @@ def _unwritable(out: Path | None) -> str | None:
 def cmd_bench(args) -> int:
     from companion.dice.scoring import LabelError, load_set, score, synthetic_set
 
+    read = _read_function(args.reader)
     profile = _profile(args.profile)
     if profile is None:
         return 2
@@ -180,7 +208,8 @@ def cmd_bench(args) -> int:
     results = []
     try:
         for folder in args.sets:
-            results.append(score(Path(folder).name, load_set(folder), profile, args.expect))
+            samples = load_set(folder, only_held_out=args.held_out)
+            results.append(score(Path(folder).name, samples, profile, args.expect, read))
     except LabelError as exc:
         print(f"companion dice bench: {exc}", file=sys.stderr)
         return 2
@@ -191,6 +220,7 @@ def cmd_bench(args) -> int:
                 synthetic_set(args.synthetic, seed=args.seed),
                 profile,
                 args.expect,
+                read,
             )
         )
     summaries = [r.summary() for r in results]

@@ -15,6 +15,7 @@ the two counts, so an extra die is an error as much as a missing one.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections import Counter
@@ -26,6 +27,13 @@ import numpy as np
 
 from companion.dice.profile import Profile
 from companion.dice.reading import Reading
+
+HELD_OUT = 4  # one image in this many is never trained on, chosen by a hash of its name
+
+
+def held_out(name: str) -> bool:
+    """Is this image (its name in its set) one the dice models are not trained on?"""
+    return int(hashlib.sha1(name.encode()).hexdigest()[:8], 16) % HELD_OUT == 0
 
 
 class LabelError(ValueError):
@@ -50,7 +58,8 @@ class Sample:
         return img
 
 
-def load_set(folder: str | Path) -> list[Sample]:
+def load_set(folder: str | Path, only_held_out: bool = False) -> list[Sample]:
+    """The set's labelled images; with `only_held_out`, those no model was trained on."""
     folder = Path(folder)
     labels = folder / "labels.jsonl"
     if not labels.is_file():
@@ -67,6 +76,8 @@ def load_set(folder: str | Path) -> list[Sample]:
             raise LabelError(f"{labels}:{n}: not a label line ({exc})") from exc
         if any(f not in range(1, 7) for f in faces):
             raise LabelError(f"{labels}:{n}: die values must be 1-6")
+        if only_held_out and not held_out(obj["image"]):
+            continue
         samples.append(Sample(obj["image"], faces, image))
     if not samples:
         raise LabelError(f"{labels}: no labelled images")
@@ -148,9 +159,13 @@ class Score:
         }
 
 
-def score(name: str, samples: Iterable[Sample], profile: Profile, expect: bool = True) -> Score:
-    """Read every sample, told the labelled count unless `expect` is False."""
-    from companion.dice.reader import read
+def score(
+    name: str, samples: Iterable[Sample], profile: Profile, expect: bool = True, read=None
+) -> Score:
+    """Read every sample with `read` (the reader's by default), told the labelled count
+    unless `expect` is False."""
+    if read is None:
+        from companion.dice.reader import read
 
     result = Score(name)
     for sample in samples:

@@ -143,3 +143,26 @@ def test_dice_bench_no_expect_reads_without_the_labelled_count(tmp_path, capsys,
     blind = json.loads(capsys.readouterr().out)[0]
     assert told["hands_free_rate"] == 0 and told["silent_error_rate"] == 0
     assert blind["silent_error_rate"] == 1.0
+
+
+def test_dice_bench_held_out_scores_only_the_images_no_model_was_trained_on(
+    tmp_path, capsys, labelled_set
+):
+    from companion.dice.scoring import held_out, load_set
+
+    labelled_set(tmp_path / "rendered", 8, seed=3)
+    kept_back = [s.name for s in load_set(tmp_path / "rendered") if held_out(s.name)]
+    assert 0 < len(kept_back) < 8  # a quarter or so, chosen by name
+    assert [s.name for s in load_set(tmp_path / "rendered", only_held_out=True)] == kept_back
+    assert _run("dice", "bench", str(tmp_path / "rendered"), "--held-out", "--json") == 0
+    assert json.loads(capsys.readouterr().out)[0]["images"] == len(kept_back)
+
+
+def test_dice_read_and_bench_can_use_the_learned_detector(tmp_path, capsys, labelled_set):
+    labelled_set(tmp_path / "rendered", 2, seed=4)
+    assert _run("dice", "bench", str(tmp_path / "rendered"), "--reader", "detector", "--json") == 0
+    row = json.loads(capsys.readouterr().out)[0]
+    assert row["images"] == 2 and 0 <= row["per_die_accuracy"] <= 1
+    image = tmp_path / "rendered" / "images" / "0.png"
+    assert _run("dice", "read", str(image), "--reader", "detector", "--json") == 0
+    assert json.loads(capsys.readouterr().out)["status"] in ("ok", "check")

@@ -1,0 +1,221 @@
+"""The learned dice detector: a whole frame -> where the dice are, how big, and what they show.
+
+A small fully convolutional network (`model/detector.onnx`, trained by
+`bench/train_detector.py`) looks at the frame resampled so that dice are about `DIE` pixels
+across, and gives, every `STRIDE` pixels, the chance that a die's centre lies there, the
+scores of its top face (1-6, or cocked) and its size. It runs through OpenCV's `dnn`, so the
+Pi needs nothing it does not already have. `model/detector.json` holds what was fitted on
+held-out photos: the softmax temperature that calibrates the face probabilities and the
+thresholds a die must clear to be read hands-free.
+
+Scale comes first: coarse passes over the frame (`FIRST_SIDES`) find the dice's size, and a
+last pass at the scale that brings them to `DIE` pixels reads them, unless a first pass
+already saw them near that size.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MODEL_DIR = Path(__file__).resolve().parent / "model"
+STRIDE = 4  # the network's output cells, in input pixels
+MULTIPLE = 16  # the input's sides are padded to a multiple of this (four halvings)
+FACES = 7  # face scores: 1-6, then cocked
+COCKED = 6
+CHANNELS = 1 + FACES + 1  # centre, faces, log size
+DIE = 24.0  # the die edge the second pass brings dice to, in input pixels
+SIZE_RANGE = (12.0, 64.0)  # die edges the network was trained on, in input pixels
+NEAR_ENOUGH = (16.0, 36.0)  # first-pass sizes read as they are, without a second pass
+FIRST_SIDES = (160, 320)  # the first passes' longest sides, in pixels, coarsest first
+BIG_AT_FIRST = 22.0  # dice this big in a coarse pass are read from it, not a finer one
+MOST_SIDE = 1280  # the second pass's longest side at most (time grows with its square)
+LOWEST = 0.1  # centres below this chance are not looked at
+
+
+class ModelError(RuntimeError):
+    """The detector's weights or settings are missing or unreadable; the message names
+    the file."""
+
+
+def normalised(image: np.ndarray) -> np.ndarray:
+    """H x W x 3 uint8 BGR -> the network's 1 x 3 x H' x W' input, zero-padded to multiples
+    of `MULTIPLE`: each frame's brightness and contrast taken out, so a lamp or an exposure
+    does not change the dice."""
+    x = image.astype(np.float32)
+    x = (x - x.mean()) / (x.std() + 8.0)
+    h, w = image.shape[:2]
+    ph, pw = -h % MULTIPLE, -w % MULTIPLE
+    if ph or pw:
+        x = np.pad(x, ((0, ph), (0, pw), (0, 0)))
+    return np.ascontiguousarray(x.transpose(2, 0, 1)[None])
+
+
+@dataclass(frozen=True)
+class Found:
+    """One die the network found: its centre and edge in frame pixels, the chance that a die
+    is there, and its face scores (logits, `FACES` of them)."""
+
+    centre: tuple[float, float]
+    size: float
+    presence: float
+    logits: np.ndarray
+
+    @property
+    def box(self) -> tuple[int, int, int, int]:
+        half = self.size / 2
+        x, y = self.centre
+        return (round(x - half), round(y - half), round(x + half), round(y + half))
+
+
+@dataclass(frozen=True)
+class Settings:
+    temperature: float  # face logits are divided by this before the softmax (calibration)
+    present: float  # a centre at or above this chance is a die
+    sure_present: float  # and at or above this one, a die for sure
+    accept: float  # a die's face is read hands-free at or above this probability
+    maybe: float  # a centre at or above this chance (but not a die) makes a roll checked
+    # Whose face scores are read: the detector's own, or the face classifier's on a crop
+    # of each die found (faceclass.py), whichever read the held-out photos better.
+    faces: str = "detector"
+
+
+def probabilities(logits: np.ndarray, temperature: float) -> np.ndarray:
+    z = np.asarray(logits, np.float64) / temperature
+    z = z - z.max(axis=-1, keepdims=True)
+    p = np.exp(z)
+    return p / p.sum(axis=-1, keepdims=True)
+
+
+class Detector:
+    def __init__(self, directory: Path | None = None) -> None:
+        directory = directory or MODEL_DIR
+        weights, settings = directory / "detector.onnx", directory / "detector.json"
+        if not weights.is_file():
+            raise ModelError(f"dice detector model {weights} is missing")
+        try:
+            self.net = cv2.dnn.readNetFromONNX(str(weights))
+        except cv2.error as exc:
+            why = " ".join(str(getattr(exc, "err", exc)).split())
+            raise ModelError(f"dice detector model {weights} cannot be loaded: {why}") from exc
+        try:
+            raw = json.loads(settings.read_text(encoding="utf-8"))
+            numbers = [k for k in Settings.__dataclass_fields__ if k != "faces"]
+            faces = raw.get("faces", "detector")
+            if faces not in ("detector", "classifier"):
+                raise ValueError(f"faces is 'detector' or 'classifier', not {faces!r}")
+            self.settings = Settings(**{k: float(raw[k]) for k in numbers}, faces=faces)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ModelError(f"dice detector settings {settings} cannot be read: {exc}") from exc
+        self._lock = threading.Lock()  # one network, its buffers shared: one pass at a time
+
+    def outputs(self, image: np.ndarray) -> np.ndarray:
+        """The network's CHANNELS x H/STRIDE x W/STRIDE output for a uint8 BGR image."""
+        with self._lock:
+            self.net.setInput(normalised(image))
+            out = self.net.forward()
+        h, w = image.shape[:2]
+        return out[0, :, : -(-h // STRIDE), : -(-w // STRIDE)]
+
+    def found_at(self, frame: np.ndarray, factor: float) -> list[Found]:
+        """The dice in `frame` resampled by `factor`, in the frame's pixels."""
+        image = frame
+        if factor != 1.0:
+            h, w = frame.shape[:2]
+            size = (max(round(w * factor), 16), max(round(h * factor), 16))
+            how = cv2.INTER_AREA if factor < 1.0 else cv2.INTER_LINEAR
+            image = cv2.resize(frame, size, interpolation=how)
+        return decoded(self.outputs(image), factor)
+
+    def find(self, frame: np.ndarray, die_size: float | None = None) -> list[Found]:
+        """The dice in a BGR frame, searched at the scale that brings them to `DIE` pixels:
+        `die_size` (the calibrated die edge in frame pixels) when known, else the scale a
+        first coarse pass finds them at; their faces scored as the settings say."""
+        found = self._located(frame, die_size)
+        if self.settings.faces == "classifier":
+            return classified(frame, [f for f in found if f.presence >= self.settings.maybe])
+        return found
+
+    def _located(self, frame: np.ndarray, die_size: float | None) -> list[Found]:
+        longest = max(frame.shape[:2])
+        if die_size:
+            return self.found_at(frame, _factor(DIE / die_size, longest))
+        # Coarsest first: dice too big for the network show pips it may take for small
+        # dice, which a coarser view no longer shows.
+        for side in FIRST_SIDES:
+            first = min(1.0, side / longest)
+            found = self.found_at(frame, first)
+            sure = [f.size * first for f in found if f.presence >= self.settings.present]
+            seen = float(np.median(sure)) if sure else 0.0
+            if seen >= BIG_AT_FIRST or first == 1.0:
+                break
+        if NEAR_ENOUGH[0] <= seen <= NEAR_ENOUGH[1]:
+            return found
+        # Nothing seen: dice too small for the first passes (a wide view, a big still).
+        factor = _factor(first * DIE / seen if seen else first * 3.0, longest)
+        if abs(factor - first) < 0.1 * first:
+            return found
+        again = self.found_at(frame, factor)
+        return again if again or not sure else found
+
+
+def classified(frame: np.ndarray, found: list[Found]) -> list[Found]:
+    """The dice found with the face classifier's scores for a crop of each: its log
+    probabilities of 1-6 and cocked, and the chance of a die there lowered by its chance of
+    no die."""
+    from companion.dice import faceclass
+
+    if not found:
+        return found
+    crops = np.stack([faceclass.crop(frame, f.centre, f.size) for f in found])
+    p = faceclass.model().probabilities(crops)
+    faces = np.log(np.concatenate([p[:, :6], p[:, faceclass.COCKED :]], axis=1) + 1e-9)
+    return [
+        replace(f, presence=f.presence * float(1 - q[faceclass.NO_DIE]), logits=z)
+        for f, q, z in zip(found, p, faces, strict=True)
+    ]
+
+
+def _factor(factor: float, longest: int) -> float:
+    return min(factor, MOST_SIDE / longest)
+
+
+def decoded(out: np.ndarray, factor: float) -> list[Found]:
+    """The dice in one output: each local maximum of the centre chance at or above `LOWEST`
+    (its 3 x 3 neighbourhood's), in the pixels of the frame the input was resampled from by
+    `factor`."""
+    heat = 1.0 / (1.0 + np.exp(-out[0].astype(np.float32)))
+    peaks = (heat >= LOWEST) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    found = []
+    for y, x in zip(*np.nonzero(peaks), strict=True):
+        size = float(np.exp(out[1 + FACES, y, x])) * STRIDE / factor
+        centre = ((x + 0.5) * STRIDE / factor, (y + 0.5) * STRIDE / factor)
+        found.append(Found(centre, size, float(heat[y, x]), out[1 : 1 + FACES, y, x].copy()))
+    found.sort(key=lambda f: -f.presence)
+    return _apart(found)
+
+
+def _apart(found: list[Found]) -> list[Found]:
+    """The most likely of centres closer than 0.7 of a die to each other: one die seen twice
+    (touching dice lie a whole die apart)."""
+    kept: list[Found] = []
+    for f in found:
+        if all(
+            np.hypot(f.centre[0] - k.centre[0], f.centre[1] - k.centre[1])
+            >= 0.7 * max(f.size, k.size)
+            for k in kept
+        ):
+            kept.append(f)
+    return kept
+
+
+@lru_cache(maxsize=1)
+def model() -> Detector:
+    """The shipped detector, loaded once (ModelError names a missing or corrupt file)."""
+    return Detector()

@@ -1,0 +1,86 @@
+"""Read the dice in one camera frame with the learned detector:
+`read(frame, profile, expected=None) -> Reading`.
+
+1. a hand in the tray: no reading (scene.py);
+2. the detector finds the dice at the scale that brings them to its die size (detector.py);
+3. each die's face probabilities, calibrated on held-out photos, decide: a die is read
+   hands-free only when the detector is sure a die is there, sure of its face, and the
+   frame does not cut it; anything else is flagged for a check, never dropped or guessed:
+   a doubtful die, a cocked die, something that may be a die, a count other than the one
+   the table asked for.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from companion.dice import detector
+from companion.dice.profile import Profile
+from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK, UNCERTAIN, Die, Reading
+
+
+@lru_cache(maxsize=1)
+def default_profile() -> Profile:
+    from companion.dice.profile import load
+
+    return load()
+
+
+def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None = None) -> Reading:
+    """Read the dice in a BGR frame. `expected` is how many dice the table asked for."""
+    from companion.dice.scene import hand_in_view
+
+    profile = profile or default_profile()
+    if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise ValueError("a frame is an H x W x 3 BGR image of bytes (uint8)")
+    if min(frame.shape[:2]) < 16:
+        raise ValueError(f"a frame of {frame.shape[1]}x{frame.shape[0]} pixels is too small")
+    if hand_in_view(frame, profile.scene):
+        return Reading(status=HAND, expected=expected, problems=("a hand is in the tray",))
+    model = detector.model()
+    found = model.find(frame)
+    s = model.settings
+    dice = [_die(f, frame, s) for f in found if f.presence >= s.present]
+    dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
+    maybe = sum(s.maybe <= f.presence < s.present for f in found)
+    return verdict(dice, expected, profile, maybe)
+
+
+def _die(f: detector.Found, frame: np.ndarray, s: detector.Settings) -> Die:
+    p = detector.probabilities(f.logits, s.temperature)
+    box = f.box
+    if int(np.argmax(p)) == detector.COCKED and p[detector.COCKED] >= s.accept:
+        return Die(None, box, f.centre, float(p[detector.COCKED]), (COCKED,))
+    face = int(np.argmax(p[:6]))
+    sure = f.presence >= s.sure_present and p[face] >= s.accept and not _cut_off(box, frame)
+    return Die(face + 1, box, f.centre, float(p[face]), () if sure else (UNCERTAIN,))
+
+
+def _cut_off(box: tuple[int, int, int, int], frame: np.ndarray) -> bool:
+    """Does the die's outline reach the frame's edge? Then only part of it is in view."""
+    x1, y1, x2, y2 = box
+    return x1 <= 0 or y1 <= 0 or x2 >= frame.shape[1] or y2 >= frame.shape[0]
+
+
+def verdict(dice: list[Die], expected: int | None, profile: Profile, maybe: int = 0) -> Reading:
+    """The reading of these dice: ok only if each is read for sure, nothing else in view may
+    be a die (`maybe` places that may), and the count is the one asked for; otherwise what
+    needs a look is named in `problems`."""
+    problems = []
+    if expected is not None and len(dice) != expected:
+        problems.append(f"asked for {expected} dice, saw {len(dice)}")
+    if len(dice) > profile.dice.max_dice:
+        problems.append(f"{len(dice)} dice is more than a roll ({profile.dice.max_dice})")
+    cocked = sum(COCKED in d.flags for d in dice)
+    uncertain = sum(UNCERTAIN in d.flags for d in dice)
+    if cocked:
+        problems.append(f"{cocked} cocked {'die' if cocked == 1 else 'dice'}: reroll")
+    if uncertain:
+        problems.append(f"{uncertain} {'die' if uncertain == 1 else 'dice'} not read for sure")
+    if maybe:
+        problems.append(f"{maybe} more {'thing' if maybe == 1 else 'things'} may be dice")
+    if not dice:
+        return Reading((), EMPTY, tuple(problems), expected)
+    return Reading(tuple(dice), CHECK if problems else OK, tuple(problems), expected)

@@ -1,0 +1,220 @@
+"""The learned dice reader (`--reader detector`) on rendered trays: faces, styles, scale,
+touching and rotated dice, flags."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.dice import synth
+from companion.dice.learned import read
+from companion.dice.reading import CHECK, EMPTY, HAND, OK
+
+
+def _die(face: int, x: float, y: float, style: str = "ivory", **kw) -> synth.DieSpec:
+    body, pips = synth.DIE_STYLES[style]
+    return synth.DieSpec(face=face, x=x, y=y, body=body, pips=pips, **kw)
+
+
+def _tray(dice, surface: str = "felt-green", **kw) -> synth.Scene:
+    colour, texture = synth.SURFACES[surface]
+    return synth.Scene(dice=tuple(dice), surface=colour, texture=texture, **kw)
+
+
+def _six_faces(style: str) -> list[synth.DieSpec]:
+    return [
+        _die(face, 110 + 200 * (i % 3), 130 + 220 * (i // 3), style, size=44, angle=17.0 * i)
+        for i, face in enumerate(range(1, 7))
+    ]
+
+
+@pytest.mark.parametrize("style", sorted(synth.DIE_STYLES))
+def test_every_face_of_every_die_style_is_read(style):
+    """Each die's face where it lies; a die the detector is not sure of is flagged for a
+    check, never guessed."""
+    rng = np.random.default_rng(sorted(synth.DIE_STYLES).index(style))
+    surface = "white-sheet" if style in ("black", "purple", "blue") else "felt-blue"
+    reading = read(synth.render(_tray(_six_faces(style), surface), rng), expected=6)
+    assert reading.values == [1, 2, 3, 4, 5, 6], reading.problems
+    by_position = sorted(reading.dice, key=lambda d: (d.centre[1] > 240, d.centre[0]))
+    assert [d.face for d in by_position] == [1, 2, 3, 4, 5, 6]
+    assert reading.status == OK or reading.problems == ("1 die not read for sure",)
+
+
+def test_most_die_styles_are_read_hands_free():
+    ok = 0
+    for i, style in enumerate(sorted(synth.DIE_STYLES)):
+        surface = "white-sheet" if style in ("black", "purple", "blue") else "felt-blue"
+        frame = synth.render(_tray(_six_faces(style), surface), np.random.default_rng(i))
+        ok += read(frame, expected=6).status == OK
+    assert ok >= 6
+
+
+def test_dice_positions_and_sizes_come_with_each_face():
+    rng = np.random.default_rng(5)
+    scene = _tray([_die(5, 150, 120, size=40), _die(2, 480, 360, size=40)])
+    reading = read(synth.render(scene, rng))
+    faces_at = {d.face: d for d in reading.dice}
+    assert np.hypot(*np.subtract(faces_at[5].centre, (150, 120))) < 8
+    assert np.hypot(*np.subtract(faces_at[2].centre, (480, 360))) < 8
+    for d in reading.dice:
+        x1, y1, x2, y2 = d.box
+        assert x1 < d.centre[0] < x2 and y1 < d.centre[1] < y2
+        assert 28 < x2 - x1 < 56  # about the die's 40 px
+        assert 0 < d.confidence <= 1
+
+
+@pytest.mark.parametrize("angle", [0, 30, 45, 75])
+def test_rotated_dice_are_read_at_any_angle(angle):
+    rng = np.random.default_rng(angle)
+    dice = [
+        _die(f, 100 + 90 * i, 240, "red", angle=angle + 7 * i, size=40)
+        for i, f in enumerate((6, 5, 4, 3, 2, 1))
+    ]
+    reading = read(synth.render(_tray(dice, "white-sheet"), rng), expected=6)
+    assert reading.values == [1, 2, 3, 4, 5, 6], reading.problems
+    assert reading.ok
+
+
+def test_touching_dice_are_read_as_separate_dice():
+    rng = np.random.default_rng(21)
+    s = 44
+    dice = [
+        _die(6, 200, 200, size=s, angle=0),
+        _die(3, 200 + s + 1, 200, size=s, angle=2),
+        _die(5, 200, 200 + s + 1, size=s, angle=-2),
+        _die(2, 420, 300, "blue", size=s, angle=30),
+        _die(4, 420 + s * 0.72 * 1.41, 300, "blue", size=s, angle=30),
+    ]
+    reading = read(synth.render(_tray(dice, "felt-green"), rng), expected=5)
+    assert len(reading.dice) == 5
+    assert reading.values == [2, 3, 4, 5, 6] or reading.status == CHECK
+
+
+@pytest.mark.parametrize("zoom", [2.0, 4.0])
+def test_a_roll_photographed_at_a_higher_resolution_reads_the_same(zoom):
+    """A 640x480 tray and the same tray at 1280x960 or 2560x1920 (dice 90-180 px): the reader
+    brings each to its die size first, so the reading does not change, and positions come
+    back in the big frame's pixels."""
+    rng = np.random.default_rng(3)
+    scene = synth.random_scene([1, 3, 4, 6], rng, style="ivory", surface="felt-green", size=44)
+    frame = synth.render(scene, rng)
+    big = cv2.resize(frame, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+    small, large = read(frame, expected=4), read(big, expected=4)
+    assert small.values == large.values == [1, 3, 4, 6]
+    assert small.status == large.status == OK, (small.problems, large.problems)
+    for a, b in zip(
+        sorted(small.dice, key=lambda d: d.centre),
+        sorted(large.dice, key=lambda d: d.centre),
+        strict=True,
+    ):
+        assert abs(b.centre[0] - zoom * a.centre[0]) < 6 * zoom
+        assert abs(b.centre[1] - zoom * a.centre[1]) < 6 * zoom
+
+
+def test_big_dice_close_up_are_read():
+    """Dice 150 px across in a 640x480 frame (a camera close over the tray): a coarse pass
+    finds them, where a finer one would take their pips for small dice."""
+    rng = np.random.default_rng(150)
+    places = ((2, 140, 10), (5, 330, 35), (6, 520, 70))
+    dice = [_die(f, x, 240, size=150, angle=a) for f, x, a in places]
+    reading = read(synth.render(_tray(dice, "felt-blue"), rng), expected=3)
+    assert reading.values == [2, 5, 6], reading.problems
+
+
+@pytest.mark.parametrize("y", [8, 14])
+def test_a_die_the_frame_cuts_is_not_read_for_sure(y):
+    # Only part of the die is in view: the pip seen may be one of several.
+    dice = [_die(1, 300, y, size=40, angle=10), _die(3, 200, 300, size=40, angle=5)]
+    reading = read(synth.render(_tray(dice), np.random.default_rng(1)), expected=2)
+    assert reading.status == CHECK
+    assert [d.face for d in reading.dice if not d.flagged] == [3]
+
+
+def test_random_trays_are_read_or_checked_never_silently_wrong():
+    rng = np.random.default_rng(99)
+    for _ in range(8):
+        faces = [int(f) for f in rng.integers(1, 7, int(rng.integers(1, 7)))]
+        scene = synth.random_scene(faces, rng, touching=bool(rng.random() < 0.5))
+        reading = read(synth.render(scene, rng), expected=len(faces))
+        assert reading.values == sorted(faces) or reading.status == CHECK
+
+
+def test_oblique_view_reads_top_faces_not_side_faces():
+    rng = np.random.default_rng(8)
+    dice = [
+        _die(f, 120 + 100 * i, 240, size=46, angle=10 * i) for i, f in enumerate((1, 2, 3, 4, 5))
+    ]
+    reading = read(synth.render(_tray(dice, "wood-light", view_tilt=0.45), rng), expected=5)
+    assert reading.values == [1, 2, 3, 4, 5], reading.problems
+
+
+def test_empty_tray_gives_no_reading():
+    rng = np.random.default_rng(3)
+    for surface in synth.SURFACES:
+        reading = read(synth.render(_tray([], surface, tray_wall=24), rng))
+        assert reading.status == EMPTY
+        assert not reading.is_reading
+        assert reading.dice == ()
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [np.zeros((8, 8, 3), np.uint8), np.zeros((480, 640), np.uint8), np.zeros((48, 64, 3))],
+    ids=["too small", "one channel", "not bytes"],
+)
+def test_a_frame_that_cannot_be_read_is_refused_clearly(frame):
+    with pytest.raises(ValueError, match="frame"):
+        read(frame)
+
+
+def test_a_view_of_a_frame_is_read_like_the_frame():
+    frame = synth.render(_tray([_die(3, 320, 240)]), np.random.default_rng(2))
+    assert read(frame[::-1, ::-1]).values == [3]
+
+
+def test_hand_in_view_gives_no_reading():
+    rng = np.random.default_rng(4)
+    hand = synth.HandSpec(x=320, y=330, angle=-90, width=190)
+    scene = _tray([_die(3, 120, 120), _die(4, 520, 110)], "felt-blue", hand=hand)
+    reading = read(synth.render(scene, rng), expected=2)
+    assert reading.status == HAND
+    assert not reading.is_reading
+    assert read(synth.render(replace(scene, hand=None), rng), expected=2).values == [3, 4]
+
+
+def test_cocked_die_is_flagged_not_guessed():
+    rng = np.random.default_rng(12)
+    cocked = _die(4, 320, 50, size=44, tilt=42, tilt_dir=90, cocked=True)
+    flat = [_die(f, 140 + 120 * i, 300, size=44, angle=20 * i) for i, f in enumerate((2, 5, 6))]
+    reading = read(
+        synth.render(_tray([*flat, cocked], "felt-green", tray_wall=22), rng), expected=4
+    )
+    assert reading.status == CHECK
+    at_wall = [d for d in reading.dice if d.centre[1] < 120]
+    assert len(at_wall) == 1 and at_wall[0].flagged
+    assert sorted(d.face for d in reading.dice if d.centre[1] >= 120) == [2, 5, 6]
+
+
+@pytest.mark.parametrize("expected", [2, 4])
+def test_count_other_than_asked_is_flagged(expected):
+    rng = np.random.default_rng(2)
+    scene = _tray([_die(1, 150, 150), _die(6, 300, 300), _die(3, 480, 180)])
+    reading = read(synth.render(scene, rng), expected=expected)
+    assert reading.status == CHECK
+    assert reading.values == [1, 3, 6]  # nothing cropped to fit the count
+    assert f"asked for {expected} dice, saw 3" in reading.problems
+    assert read(synth.render(scene, rng), expected=3).status == OK
+
+
+def test_many_dice():
+    rng = np.random.default_rng(25)
+    faces = [int(f) for f in rng.integers(1, 7, 15)]
+    scene = synth.random_scene(
+        faces, rng, size=34, view_tilt=0.0, style="white", surface="felt-green"
+    )
+    reading = read(synth.render(scene, rng), expected=15)
+    assert reading.values == sorted(faces), reading.problems
