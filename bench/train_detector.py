@@ -33,7 +33,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.dice import detector, synth
+from companion.dice import detector, network, synth
 from companion.dice.scoring import held_out
 
 # Idle threads sleep rather than spin: OpenCV's and PyTorch's pools share the cores.
@@ -431,7 +431,7 @@ def face_pairs(rows: list[HeldOut], present: float):
 def temperature(logits: np.ndarray, labels: np.ndarray) -> float:
     best, best_t = math.inf, 1.0
     for t in np.arange(0.5, 4.01, 0.05):
-        p = detector.probabilities(logits, t)
+        p = network.probabilities(logits, t)
         nll = -np.log(p[np.arange(len(labels)), labels] + 1e-12).mean()
         if nll < best:
             best, best_t = nll, float(round(t, 2))
@@ -440,7 +440,7 @@ def temperature(logits: np.ndarray, labels: np.ndarray) -> float:
 
 def calibration_error(logits: np.ndarray, labels: np.ndarray, t: float, bins: int = 10) -> float:
     """Expected calibration error of the top face's probability, over `bins` equal bins."""
-    p = detector.probabilities(logits, t)[:, :6]
+    p = network.probabilities(logits, t)[:, :6]
     conf, right = p.max(axis=1), p.argmax(axis=1) == labels
     err = 0.0
     for lo in np.linspace(0, 1, bins, endpoint=False):
@@ -457,7 +457,7 @@ def roll_outcome(r: HeldOut, s: detector.Settings, expect: bool) -> str:
         if f.presence < s.present:
             maybe |= f.presence >= s.maybe
             continue
-        p = detector.probabilities(f.logits, s.temperature)
+        p = network.probabilities(f.logits, s.temperature)
         face = int(np.argmax(p[:6]))
         dice.append(face + 1)
         sure &= (

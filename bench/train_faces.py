@@ -319,7 +319,7 @@ def choose_accept(model_dir: Path, temperature: float, rolls, profile, max_silen
     """The acceptances (alone, and agreed with the pip search) that read the most held-out
     rolls hands-free while every set's rolls accepted wrong stay at or below `max_silent`,
     and each set's scores with them."""
-    from companion.dice.reader import verdict
+    from companion.dice.reading import verdict
 
     model = _Logits(model_dir, temperature)
     cached = {
@@ -338,7 +338,7 @@ def choose_accept(model_dir: Path, temperature: float, rolls, profile, max_silen
                 score = Score(name)
                 for sample, frame, dice, p in items:
                     read = decided(frame, dice, p, settings)
-                    score.add(sample, verdict(read, len(sample.faces), profile), 0.0)
+                    score.add(sample, verdict(read, len(sample.faces), profile.dice.max_dice), 0.0)
                 scores[name] = score.summary()
             if all(s["silent_error_rate"] <= max_silent for s in scores.values()):
                 rate = float(np.mean([s["hands_free_rate"] for s in scores.values()]))

@@ -24,6 +24,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.dice import network
+from companion.dice.network import ModelError
+
 MODEL_DIR = Path(__file__).resolve().parent / "model"
 STRIDE = 4  # the network's output cells, in input pixels
 MULTIPLE = 16  # the input's sides are padded to a multiple of this (four halvings)
@@ -37,11 +40,6 @@ FIRST_SIDES = (160, 320)  # the first passes' longest sides, in pixels, coarsest
 BIG_AT_FIRST = 22.0  # dice this big in a coarse pass are read from it, not a finer one
 MOST_SIDE = 1280  # the second pass's longest side at most (time grows with its square)
 LOWEST = 0.1  # centres below this chance are not looked at
-
-
-class ModelError(RuntimeError):
-    """The detector's weights or settings are missing or unreadable; the message names
-    the file."""
 
 
 def normalised(image: np.ndarray) -> np.ndarray:
@@ -86,24 +84,11 @@ class Settings:
     faces: str = "detector"
 
 
-def probabilities(logits: np.ndarray, temperature: float) -> np.ndarray:
-    z = np.asarray(logits, np.float64) / temperature
-    z = z - z.max(axis=-1, keepdims=True)
-    p = np.exp(z)
-    return p / p.sum(axis=-1, keepdims=True)
-
-
 class Detector:
     def __init__(self, directory: Path | None = None) -> None:
         directory = directory or MODEL_DIR
         weights, settings = directory / "detector.onnx", directory / "detector.json"
-        if not weights.is_file():
-            raise ModelError(f"dice detector model {weights} is missing")
-        try:
-            self.net = cv2.dnn.readNetFromONNX(str(weights))
-        except cv2.error as exc:
-            why = " ".join(str(getattr(exc, "err", exc)).split())
-            raise ModelError(f"dice detector model {weights} cannot be loaded: {why}") from exc
+        self.net = network.load(weights, "dice detector model")
         try:
             raw = json.loads(settings.read_text(encoding="utf-8"))
             numbers = [k for k in Settings.__dataclass_fields__ if k != "faces"]

@@ -20,16 +20,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.dice import network
+from companion.dice.network import ModelError
+
 MODEL_DIR = Path(__file__).resolve().parent / "model"
 CLASSES = ("1", "2", "3", "4", "5", "6", "no die", "cocked")
 NO_DIE, COCKED = 6, 7
 CROP = 40  # side of the canonical crop, in pixels
 SPAN = 1.5  # the crop's side, in die edges: the die and a little of what is around it
-
-
-class ModelError(RuntimeError):
-    """The classifier's weights or settings are missing or unreadable; the message names
-    the file."""
 
 
 def crop(frame: np.ndarray, centre: tuple[float, float], size: float) -> np.ndarray:
@@ -72,13 +70,7 @@ class FaceModel:
     def __init__(self, directory: Path | None = None) -> None:
         directory = directory or MODEL_DIR
         weights, settings = directory / "faces.onnx", directory / "faces.json"
-        if not weights.is_file():
-            raise ModelError(f"dice face model {weights} is missing")
-        try:
-            self.net = cv2.dnn.readNetFromONNX(str(weights))
-        except cv2.error as exc:
-            why = " ".join(str(getattr(exc, "err", exc)).split())
-            raise ModelError(f"dice face model {weights} cannot be loaded: {why}") from exc
+        self.net = network.load(weights, "dice face model")
         try:
             raw = json.loads(settings.read_text(encoding="utf-8"))
             self.settings = Settings(
@@ -96,10 +88,7 @@ class FaceModel:
         with self._lock:
             self.net.setInput(x)
             logits = self.net.forward().reshape(len(crops), len(CLASSES)).astype(np.float64)
-        z = logits / self.settings.temperature
-        z -= z.max(axis=1, keepdims=True)
-        p = np.exp(z)
-        return p / p.sum(axis=1, keepdims=True)
+        return network.probabilities(logits, self.settings.temperature)
 
 
 @lru_cache(maxsize=1)

@@ -16,9 +16,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from companion.dice import detector
+from companion.dice import detector, network
 from companion.dice.profile import Profile
-from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK, UNCERTAIN, Die, Reading
+from companion.dice.reading import COCKED, HAND, UNCERTAIN, Die, Reading, verdict
 
 
 @lru_cache(maxsize=1)
@@ -45,11 +45,11 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     dice = [_die(f, frame, s) for f in found if f.presence >= s.present]
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
     maybe = sum(s.maybe <= f.presence < s.present for f in found)
-    return verdict(dice, expected, profile, maybe)
+    return verdict(dice, expected, profile.dice.max_dice, maybe)
 
 
 def _die(f: detector.Found, frame: np.ndarray, s: detector.Settings) -> Die:
-    p = detector.probabilities(f.logits, s.temperature)
+    p = network.probabilities(f.logits, s.temperature)
     box = f.box
     if int(np.argmax(p)) == detector.COCKED and p[detector.COCKED] >= s.accept:
         return Die(None, box, f.centre, float(p[detector.COCKED]), (COCKED,))
@@ -62,25 +62,3 @@ def _cut_off(box: tuple[int, int, int, int], frame: np.ndarray) -> bool:
     """Does the die's outline reach the frame's edge? Then only part of it is in view."""
     x1, y1, x2, y2 = box
     return x1 <= 0 or y1 <= 0 or x2 >= frame.shape[1] or y2 >= frame.shape[0]
-
-
-def verdict(dice: list[Die], expected: int | None, profile: Profile, maybe: int = 0) -> Reading:
-    """The reading of these dice: ok only if each is read for sure, nothing else in view may
-    be a die (`maybe` places that may), and the count is the one asked for; otherwise what
-    needs a look is named in `problems`."""
-    problems = []
-    if expected is not None and len(dice) != expected:
-        problems.append(f"asked for {expected} dice, saw {len(dice)}")
-    if len(dice) > profile.dice.max_dice:
-        problems.append(f"{len(dice)} dice is more than a roll ({profile.dice.max_dice})")
-    cocked = sum(COCKED in d.flags for d in dice)
-    uncertain = sum(UNCERTAIN in d.flags for d in dice)
-    if cocked:
-        problems.append(f"{cocked} cocked {'die' if cocked == 1 else 'dice'}: reroll")
-    if uncertain:
-        problems.append(f"{uncertain} {'die' if uncertain == 1 else 'dice'} not read for sure")
-    if maybe:
-        problems.append(f"{maybe} more {'thing' if maybe == 1 else 'things'} may be dice")
-    if not dice:
-        return Reading((), EMPTY, tuple(problems), expected)
-    return Reading(tuple(dice), CHECK if problems else OK, tuple(problems), expected)

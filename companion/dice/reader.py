@@ -27,7 +27,7 @@ import numpy as np
 from companion.dice import faces as facefit
 from companion.dice import pips as pipfind
 from companion.dice.profile import Profile
-from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK, UNCERTAIN, Die, Reading
+from companion.dice.reading import COCKED, HAND, UNCERTAIN, Die, Reading, verdict
 from companion.dice.recount import SPACING, box_of, found_again, recounted, short_face, spaced
 
 ONE_PIP_RADIUS = 0.12  # a lone pip's radius, in die edges (it is often bigger)
@@ -584,7 +584,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
         return Reading(status=HAND, expected=expected, problems=("a hand is in the tray",))
     proposed = propose(frame, profile, expected)
     dice = _classified(frame, list(proposed.dice), faceclass.model())
-    reading = verdict(dice, expected, profile)
+    reading = verdict(dice, expected, profile.dice.max_dice)
     reading.extras.update(proposed.extras)
     return reading
 
@@ -759,7 +759,7 @@ def _search(frame: np.ndarray, profile: Profile, expected: int | None) -> Readin
         if not any(facefit.in_box(centre, k.box) for k in kept + again):
             dice.append(Die(None, box, centre, 0.0, (UNCERTAIN,)))
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
-    reading = verdict(dice, expected, profile)
+    reading = verdict(dice, expected, profile.dice.max_dice)
     # What was looked at, for annotated images and tuning (in the searched frame's pixels).
     reading.extras.update(pips=pips, groups=groups, candidates=candidates)
     return reading
@@ -1024,22 +1024,3 @@ def _two_of(
 
 def _centre(f: facefit.Face) -> tuple[float, float]:
     return (float(f.centre[0]), float(f.centre[1]))
-
-
-def verdict(dice: list[Die], expected: int | None, profile: Profile) -> Reading:
-    """The reading of these dice: ok only if each is read for sure and the count is the one
-    asked for; otherwise what needs a look is named in `problems`."""
-    problems = []
-    if expected is not None and len(dice) != expected:
-        problems.append(f"asked for {expected} dice, saw {len(dice)}")
-    if len(dice) > profile.dice.max_dice:
-        problems.append(f"{len(dice)} dice is more than a roll ({profile.dice.max_dice})")
-    cocked = sum(COCKED in d.flags for d in dice)
-    uncertain = sum(UNCERTAIN in d.flags for d in dice)
-    if cocked:
-        problems.append(f"{cocked} cocked {'die' if cocked == 1 else 'dice'}: reroll")
-    if uncertain:
-        problems.append(f"{uncertain} {'die' if uncertain == 1 else 'dice'} not read for sure")
-    if not dice:
-        return Reading((), EMPTY, tuple(problems), expected)
-    return Reading(tuple(dice), CHECK if problems else OK, tuple(problems), expected)

@@ -70,3 +70,25 @@ class Reading:
             "problems": list(self.problems),
             "dice": [d.to_json() for d in self.dice],
         }
+
+
+def verdict(dice: list[Die], expected: int | None, max_dice: int, maybe: int = 0) -> Reading:
+    """The reading of these dice: ok only if each is read for sure, nothing else in view may
+    be a die (`maybe` places that may), the count is the one asked for and no more than
+    `max_dice`; otherwise what needs a look is named in `problems`."""
+    problems = []
+    if expected is not None and len(dice) != expected:
+        problems.append(f"asked for {expected} dice, saw {len(dice)}")
+    if len(dice) > max_dice:
+        problems.append(f"{len(dice)} dice is more than a roll ({max_dice})")
+    cocked = sum(COCKED in d.flags for d in dice)
+    uncertain = sum(UNCERTAIN in d.flags for d in dice)
+    if cocked:
+        problems.append(f"{cocked} cocked {'die' if cocked == 1 else 'dice'}: reroll")
+    if uncertain:
+        problems.append(f"{uncertain} {'die' if uncertain == 1 else 'dice'} not read for sure")
+    if maybe:
+        problems.append(f"{maybe} more {'thing' if maybe == 1 else 'things'} may be dice")
+    if not dice:
+        return Reading((), EMPTY, tuple(problems), expected)
+    return Reading(tuple(dice), CHECK if problems else OK, tuple(problems), expected)
