@@ -13,20 +13,12 @@ from companion.dice import synth
 from companion.dice.learned import read
 from companion.dice.reading import CHECK, EMPTY, HAND, OK
 
-
-def _die(face: int, x: float, y: float, style: str = "ivory", **kw) -> synth.DieSpec:
-    body, pips = synth.DIE_STYLES[style]
-    return synth.DieSpec(face=face, x=x, y=y, body=body, pips=pips, **kw)
-
-
-def _tray(dice, surface: str = "felt-green", **kw) -> synth.Scene:
-    colour, texture = synth.SURFACES[surface]
-    return synth.Scene(dice=tuple(dice), surface=colour, texture=texture, **kw)
+from . import scenes
 
 
 def _six_faces(style: str) -> list[synth.DieSpec]:
     return [
-        _die(face, 110 + 200 * (i % 3), 130 + 220 * (i // 3), style, size=44, angle=17.0 * i)
+        scenes.die(face, 110 + 200 * (i % 3), 130 + 220 * (i // 3), style, size=44, angle=17.0 * i)
         for i, face in enumerate(range(1, 7))
     ]
 
@@ -37,7 +29,7 @@ def test_every_face_of_every_die_style_is_read(style):
     check, never guessed."""
     rng = np.random.default_rng(sorted(synth.DIE_STYLES).index(style))
     surface = "white-sheet" if style in ("black", "purple", "blue") else "felt-blue"
-    reading = read(synth.render(_tray(_six_faces(style), surface), rng), expected=6)
+    reading = read(synth.render(scenes.tray(_six_faces(style), surface), rng), expected=6)
     assert reading.values == [1, 2, 3, 4, 5, 6], reading.problems
     by_position = sorted(reading.dice, key=lambda d: (d.centre[1] > 240, d.centre[0]))
     assert [d.face for d in by_position] == [1, 2, 3, 4, 5, 6]
@@ -48,14 +40,14 @@ def test_most_die_styles_are_read_hands_free():
     ok = 0
     for i, style in enumerate(sorted(synth.DIE_STYLES)):
         surface = "white-sheet" if style in ("black", "purple", "blue") else "felt-blue"
-        frame = synth.render(_tray(_six_faces(style), surface), np.random.default_rng(i))
+        frame = synth.render(scenes.tray(_six_faces(style), surface), np.random.default_rng(i))
         ok += read(frame, expected=6).status == OK
     assert ok >= 6
 
 
 def test_dice_positions_and_sizes_come_with_each_face():
     rng = np.random.default_rng(5)
-    scene = _tray([_die(5, 150, 120, size=40), _die(2, 480, 360, size=40)])
+    scene = scenes.tray([scenes.die(5, 150, 120, size=40), scenes.die(2, 480, 360, size=40)])
     reading = read(synth.render(scene, rng))
     faces_at = {d.face: d for d in reading.dice}
     assert np.hypot(*np.subtract(faces_at[5].centre, (150, 120))) < 8
@@ -71,10 +63,10 @@ def test_dice_positions_and_sizes_come_with_each_face():
 def test_rotated_dice_are_read_at_any_angle(angle):
     rng = np.random.default_rng(angle)
     dice = [
-        _die(f, 100 + 90 * i, 240, "red", angle=angle + 7 * i, size=40)
+        scenes.die(f, 100 + 90 * i, 240, "red", angle=angle + 7 * i, size=40)
         for i, f in enumerate((6, 5, 4, 3, 2, 1))
     ]
-    reading = read(synth.render(_tray(dice, "white-sheet"), rng), expected=6)
+    reading = read(synth.render(scenes.tray(dice, "white-sheet"), rng), expected=6)
     assert reading.values == [1, 2, 3, 4, 5, 6], reading.problems
     assert reading.ok
 
@@ -83,13 +75,13 @@ def test_touching_dice_are_read_as_separate_dice():
     rng = np.random.default_rng(21)
     s = 44
     dice = [
-        _die(6, 200, 200, size=s, angle=0),
-        _die(3, 200 + s + 1, 200, size=s, angle=2),
-        _die(5, 200, 200 + s + 1, size=s, angle=-2),
-        _die(2, 420, 300, "blue", size=s, angle=30),
-        _die(4, 420 + s * 0.72 * 1.41, 300, "blue", size=s, angle=30),
+        scenes.die(6, 200, 200, size=s, angle=0),
+        scenes.die(3, 200 + s + 1, 200, size=s, angle=2),
+        scenes.die(5, 200, 200 + s + 1, size=s, angle=-2),
+        scenes.die(2, 420, 300, "blue", size=s, angle=30),
+        scenes.die(4, 420 + s * 0.72 * 1.41, 300, "blue", size=s, angle=30),
     ]
-    reading = read(synth.render(_tray(dice, "felt-green"), rng), expected=5)
+    reading = read(synth.render(scenes.tray(dice, "felt-green"), rng), expected=5)
     assert len(reading.dice) == 5
     assert reading.values == [2, 3, 4, 5, 6] or reading.status == CHECK
 
@@ -120,16 +112,16 @@ def test_big_dice_close_up_are_read():
     finds them, where a finer one would take their pips for small dice."""
     rng = np.random.default_rng(150)
     places = ((2, 140, 10), (5, 330, 35), (6, 520, 70))
-    dice = [_die(f, x, 240, size=150, angle=a) for f, x, a in places]
-    reading = read(synth.render(_tray(dice, "felt-blue"), rng), expected=3)
+    dice = [scenes.die(f, x, 240, size=150, angle=a) for f, x, a in places]
+    reading = read(synth.render(scenes.tray(dice, "felt-blue"), rng), expected=3)
     assert reading.values == [2, 5, 6], reading.problems
 
 
 @pytest.mark.parametrize("y", [8, 14])
 def test_a_die_the_frame_cuts_is_not_read_for_sure(y):
     # Only part of the die is in view: the pip seen may be one of several.
-    dice = [_die(1, 300, y, size=40, angle=10), _die(3, 200, 300, size=40, angle=5)]
-    reading = read(synth.render(_tray(dice), np.random.default_rng(1)), expected=2)
+    dice = [scenes.die(1, 300, y, size=40, angle=10), scenes.die(3, 200, 300, size=40, angle=5)]
+    reading = read(synth.render(scenes.tray(dice), np.random.default_rng(1)), expected=2)
     assert reading.status == CHECK
     assert [d.face for d in reading.dice if not d.flagged] == [3]
 
@@ -146,16 +138,17 @@ def test_random_trays_are_read_or_checked_never_silently_wrong():
 def test_oblique_view_reads_top_faces_not_side_faces():
     rng = np.random.default_rng(8)
     dice = [
-        _die(f, 120 + 100 * i, 240, size=46, angle=10 * i) for i, f in enumerate((1, 2, 3, 4, 5))
+        scenes.die(f, 120 + 100 * i, 240, size=46, angle=10 * i)
+        for i, f in enumerate((1, 2, 3, 4, 5))
     ]
-    reading = read(synth.render(_tray(dice, "wood-light", view_tilt=0.45), rng), expected=5)
+    reading = read(synth.render(scenes.tray(dice, "wood-light", view_tilt=0.45), rng), expected=5)
     assert reading.values == [1, 2, 3, 4, 5], reading.problems
 
 
 def test_empty_tray_gives_no_reading():
     rng = np.random.default_rng(3)
     for surface in synth.SURFACES:
-        reading = read(synth.render(_tray([], surface, tray_wall=24), rng))
+        reading = read(synth.render(scenes.tray([], surface, tray_wall=24), rng))
         assert reading.status == EMPTY
         assert not reading.is_reading
         assert reading.dice == ()
@@ -172,14 +165,14 @@ def test_a_frame_that_cannot_be_read_is_refused_clearly(frame):
 
 
 def test_a_view_of_a_frame_is_read_like_the_frame():
-    frame = synth.render(_tray([_die(3, 320, 240)]), np.random.default_rng(2))
+    frame = synth.render(scenes.tray([scenes.die(3, 320, 240)]), np.random.default_rng(2))
     assert read(frame[::-1, ::-1]).values == [3]
 
 
 def test_hand_in_view_gives_no_reading():
     rng = np.random.default_rng(4)
     hand = synth.HandSpec(x=320, y=330, angle=-90, width=190)
-    scene = _tray([_die(3, 120, 120), _die(4, 520, 110)], "felt-blue", hand=hand)
+    scene = scenes.tray([scenes.die(3, 120, 120), scenes.die(4, 520, 110)], "felt-blue", hand=hand)
     reading = read(synth.render(scene, rng), expected=2)
     assert reading.status == HAND
     assert not reading.is_reading
@@ -188,10 +181,12 @@ def test_hand_in_view_gives_no_reading():
 
 def test_cocked_die_is_flagged_not_guessed():
     rng = np.random.default_rng(12)
-    cocked = _die(4, 320, 50, size=44, tilt=42, tilt_dir=90, cocked=True)
-    flat = [_die(f, 140 + 120 * i, 300, size=44, angle=20 * i) for i, f in enumerate((2, 5, 6))]
+    cocked = scenes.die(4, 320, 50, size=44, tilt=42, tilt_dir=90, cocked=True)
+    flat = [
+        scenes.die(f, 140 + 120 * i, 300, size=44, angle=20 * i) for i, f in enumerate((2, 5, 6))
+    ]
     reading = read(
-        synth.render(_tray([*flat, cocked], "felt-green", tray_wall=22), rng), expected=4
+        synth.render(scenes.tray([*flat, cocked], "felt-green", tray_wall=22), rng), expected=4
     )
     assert reading.status == CHECK
     at_wall = [d for d in reading.dice if d.centre[1] < 120]
@@ -202,7 +197,7 @@ def test_cocked_die_is_flagged_not_guessed():
 @pytest.mark.parametrize("expected", [2, 4])
 def test_count_other_than_asked_is_flagged(expected):
     rng = np.random.default_rng(2)
-    scene = _tray([_die(1, 150, 150), _die(6, 300, 300), _die(3, 480, 180)])
+    scene = scenes.tray([scenes.die(1, 150, 150), scenes.die(6, 300, 300), scenes.die(3, 480, 180)])
     reading = read(synth.render(scene, rng), expected=expected)
     assert reading.status == CHECK
     assert reading.values == [1, 3, 6]  # nothing cropped to fit the count

@@ -15,15 +15,7 @@ from companion.dice import synth
 from companion.dice.reader import read
 from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK
 
-
-def _die(face: int, x: float, y: float, style: str = "ivory", **kw) -> synth.DieSpec:
-    body, pips = synth.DIE_STYLES[style]
-    return synth.DieSpec(face=face, x=x, y=y, body=body, pips=pips, **kw)
-
-
-def _tray(dice, surface: str = "felt-green", **kw) -> synth.Scene:
-    colour, texture = synth.SURFACES[surface]
-    return synth.Scene(dice=tuple(dice), surface=colour, texture=texture, **kw)
+from . import scenes
 
 
 def _face_only(pips) -> np.ndarray:
@@ -37,10 +29,10 @@ def test_every_face_of_every_die_style_is_read(style):
     rng = np.random.default_rng(sorted(synth.DIE_STYLES).index(style))
     surface = "white-sheet" if style in ("black", "purple", "blue") else "felt-blue"
     dice = [
-        _die(face, 110 + 200 * (i % 3), 130 + 220 * (i // 3), style, size=44, angle=17.0 * i)
+        scenes.die(face, 110 + 200 * (i % 3), 130 + 220 * (i // 3), style, size=44, angle=17.0 * i)
         for i, face in enumerate(range(1, 7))
     ]
-    reading = read(synth.render(_tray(dice, surface), rng), expected=6)
+    reading = read(synth.render(scenes.tray(dice, surface), rng), expected=6)
     assert reading.status == OK, reading.problems
     assert reading.values == [1, 2, 3, 4, 5, 6]
     by_position = sorted(reading.dice, key=lambda d: (d.centre[1] > 240, d.centre[0]))
@@ -53,8 +45,8 @@ def test_a_roll_of_many_dice_has_as_many_more_pips_searched():
     thirty pips is read whole, as it is not without the share for each die."""
     from companion.dice.reader import default_profile
 
-    dice = [_die(6, 90 + 115 * k, 240, size=44, angle=10.0 * k) for k in range(5)]
-    frame = synth.render(_tray(dice), np.random.default_rng(0))
+    dice = [scenes.die(6, 90 + 115 * k, 240, size=44, angle=10.0 * k) for k in range(5)]
+    frame = synth.render(scenes.tray(dice), np.random.default_rng(0))
     profile = default_profile()
     small = replace(profile, pips=replace(profile.pips, max_peaks=20, peaks_per_die=12))
     assert read(frame, small, expected=5).values == [6] * 5
@@ -64,7 +56,7 @@ def test_a_roll_of_many_dice_has_as_many_more_pips_searched():
 
 def test_dice_positions_come_with_each_face():
     rng = np.random.default_rng(5)
-    scene = _tray([_die(5, 150, 120), _die(2, 480, 360)])
+    scene = scenes.tray([scenes.die(5, 150, 120), scenes.die(2, 480, 360)])
     reading = read(synth.render(scene, rng))
     faces_at = {d.face: d.centre for d in reading.dice}
     assert np.hypot(*np.subtract(faces_at[5], (150, 120))) < 8
@@ -79,10 +71,10 @@ def test_dice_positions_come_with_each_face():
 def test_rotated_dice_are_read_at_any_angle(angle):
     rng = np.random.default_rng(angle)
     dice = [
-        _die(f, 100 + 90 * i, 240, "red", angle=angle + 7 * i, size=40)
+        scenes.die(f, 100 + 90 * i, 240, "red", angle=angle + 7 * i, size=40)
         for i, f in enumerate((6, 5, 4, 3, 2, 1))
     ]
-    reading = read(synth.render(_tray(dice, "white-sheet"), rng), expected=6)
+    reading = read(synth.render(scenes.tray(dice, "white-sheet"), rng), expected=6)
     assert reading.values == [1, 2, 3, 4, 5, 6], reading.problems
     assert reading.ok
 
@@ -91,13 +83,13 @@ def test_touching_dice_are_read_as_separate_dice():
     rng = np.random.default_rng(21)
     s = 44
     dice = [
-        _die(6, 200, 200, size=s, angle=0),
-        _die(3, 200 + s + 1, 200, size=s, angle=2),
-        _die(5, 200, 200 + s + 1, size=s, angle=-2),
-        _die(2, 420, 300, "blue", size=s, angle=30),
-        _die(4, 420 + s * 0.72 * 1.41, 300, "blue", size=s, angle=30),
+        scenes.die(6, 200, 200, size=s, angle=0),
+        scenes.die(3, 200 + s + 1, 200, size=s, angle=2),
+        scenes.die(5, 200, 200 + s + 1, size=s, angle=-2),
+        scenes.die(2, 420, 300, "blue", size=s, angle=30),
+        scenes.die(4, 420 + s * 0.72 * 1.41, 300, "blue", size=s, angle=30),
     ]
-    reading = read(synth.render(_tray(dice, "felt-green"), rng), expected=5)
+    reading = read(synth.render(scenes.tray(dice, "felt-green"), rng), expected=5)
     assert reading.values == [2, 3, 4, 5, 6], reading.problems
     assert reading.ok
 
@@ -121,11 +113,11 @@ def test_two_1s_side_by_side_are_two_1s_not_a_2(style, surface, shift, angle):
         200 + along * math.sin(turn) + aside * math.cos(turn),
     )
     dice = [
-        _die(1, 250, 200, style, size=size, angle=angle),
-        _die(1, *second, style, size=size, angle=angle + 2),
-        _die(2, 460, 330, style, size=size, angle=20),
+        scenes.die(1, 250, 200, style, size=size, angle=angle),
+        scenes.die(1, *second, style, size=size, angle=angle + 2),
+        scenes.die(2, 460, 330, style, size=size, angle=20),
     ]
-    reading = read(synth.render(_tray(dice, surface), np.random.default_rng(3)), expected=3)
+    reading = read(synth.render(scenes.tray(dice, surface), np.random.default_rng(3)), expected=3)
     assert reading.values == [1, 1, 2], reading.problems
     assert reading.ok, reading.problems
 
@@ -133,8 +125,8 @@ def test_two_1s_side_by_side_are_two_1s_not_a_2(style, surface, shift, angle):
 @pytest.mark.parametrize("y", [8, 14])
 def test_a_die_the_frame_cuts_is_not_read_for_sure(y):
     # Only part of the die is in view: the pip seen may be one of several.
-    dice = [_die(1, 300, y, size=40, angle=10), _die(3, 200, 300, size=40, angle=5)]
-    reading = read(synth.render(_tray(dice), np.random.default_rng(1)), expected=2)
+    dice = [scenes.die(1, 300, y, size=40, angle=10), scenes.die(3, 200, 300, size=40, angle=5)]
+    reading = read(synth.render(scenes.tray(dice), np.random.default_rng(1)), expected=2)
     cut = [d for d in reading.dice if d.centre[1] < 60]
     assert len(cut) == 1 and cut[0].flagged
     assert reading.status == CHECK
@@ -144,10 +136,10 @@ def test_a_die_the_frame_cuts_is_not_read_for_sure(y):
 def test_a_three_with_glints_on_its_pips_is_never_read_as_a_sure_1():
     # Glints make the pips of a 3 in a row look long: its middle one too long to be grouped.
     dice = [
-        _die(3, 330, 390, size=48, angle=130, pip_glare=True),
-        _die(5, 150, 150, size=48, angle=10, pip_glare=True),
+        scenes.die(3, 330, 390, size=48, angle=130, pip_glare=True),
+        scenes.die(5, 150, 150, size=48, angle=10, pip_glare=True),
     ]
-    scene = _tray(dice, "grey", keystone=0.05)
+    scene = scenes.tray(dice, "grey", keystone=0.05)
     reading = read(synth.render(scene, np.random.default_rng(2)), expected=2)
     assert reading.values == [3, 5] or reading.status == CHECK
     assert 1 not in [d.face for d in reading.dice if not d.flagged]
@@ -177,23 +169,24 @@ def test_a_random_tray_finds_room_for_eight_big_touching_dice(seed):
 def test_oblique_view_reads_top_faces_not_side_faces():
     rng = np.random.default_rng(8)
     dice = [
-        _die(f, 120 + 100 * i, 240, size=46, angle=10 * i) for i, f in enumerate((1, 2, 3, 4, 5))
+        scenes.die(f, 120 + 100 * i, 240, size=46, angle=10 * i)
+        for i, f in enumerate((1, 2, 3, 4, 5))
     ]
-    reading = read(synth.render(_tray(dice, "wood-light", view_tilt=0.45), rng), expected=5)
+    reading = read(synth.render(scenes.tray(dice, "wood-light", view_tilt=0.45), rng), expected=5)
     assert reading.values == [1, 2, 3, 4, 5], reading.problems
 
 
 def test_empty_tray_gives_no_reading():
     rng = np.random.default_rng(3)
     for surface in synth.SURFACES:
-        reading = read(synth.render(_tray([], surface, tray_wall=24), rng))
+        reading = read(synth.render(scenes.tray([], surface, tray_wall=24), rng))
         assert reading.status == EMPTY
         assert not reading.is_reading
         assert reading.dice == ()
 
 
 def test_a_frame_that_is_no_bgr_image_of_bytes_is_refused_clearly():
-    frame = synth.render(_tray([_die(3, 320, 240)]), np.random.default_rng(2))
+    frame = synth.render(scenes.tray([scenes.die(3, 320, 240)]), np.random.default_rng(2))
     for bad in (frame.astype(np.float32), frame[:, :, 0], frame[:, :, :2]):
         with pytest.raises(ValueError, match=r"H x W x 3 BGR image of bytes \(uint8\)"):
             read(bad)
@@ -203,7 +196,7 @@ def test_a_frame_that_is_no_bgr_image_of_bytes_is_refused_clearly():
 def test_hand_in_view_gives_no_reading():
     rng = np.random.default_rng(4)
     hand = synth.HandSpec(x=320, y=330, angle=-90, width=190)
-    scene = _tray([_die(3, 120, 120), _die(4, 520, 110)], "felt-blue", hand=hand)
+    scene = scenes.tray([scenes.die(3, 120, 120), scenes.die(4, 520, 110)], "felt-blue", hand=hand)
     reading = read(synth.render(scene, rng), expected=2)
     assert reading.status == HAND
     assert not reading.is_reading
@@ -212,7 +205,7 @@ def test_hand_in_view_gives_no_reading():
 def test_a_hand_on_a_skin_coloured_table_is_still_seen():
     rng = np.random.default_rng(6)
     hand = synth.HandSpec(x=300, y=320, angle=-80, width=180, skin=(80, 110, 160))
-    scene = _tray([_die(2, 100, 100)], "wood-light", hand=hand)
+    scene = scenes.tray([scenes.die(2, 100, 100)], "wood-light", hand=hand)
     assert read(synth.render(scene, rng)).status == HAND
     # ...and the bare wood table alone is not a hand.
     assert read(synth.render(replace(scene, hand=None), rng)).status == OK
@@ -230,7 +223,9 @@ def test_light_falling_unevenly_on_wood_is_no_hand_but_a_hand_there_is(
     dice from being read. It fades into the wood around it; a hand, a dark one included,
     has an edge."""
     light = dict(light=0.98, light_gradient=gradient, light_angle=towards)
-    scene = _tray([_die(3, 320, 240, "blue")], "wood-light", texture_seed=texture_seed, **light)
+    scene = scenes.tray(
+        [scenes.die(3, 320, 240, "blue")], "wood-light", texture_seed=texture_seed, **light
+    )
     scene = replace(scene, keystone=0.055, blur=0.75, noise=2.2)
     rng = np.random.default_rng(0)
     reading = read(synth.render(scene, rng), expected=1)
@@ -244,9 +239,10 @@ def test_a_tray_wall_lit_unlike_the_tray_is_not_a_hand():
     """Light falling across a wooden tray makes its walls a skin-coloured band round the
     frame's edge: thin, not a hand, and the dice are read."""
     dice = [
-        _die(f, 200 + 80 * i, 240, "yellow", size=42, angle=9 * i) for i, f in enumerate((3, 5, 6))
+        scenes.die(f, 200 + 80 * i, 240, "yellow", size=42, angle=9 * i)
+        for i, f in enumerate((3, 5, 6))
     ]
-    scene = _tray(
+    scene = scenes.tray(
         dice, "wood-light", tray_wall=21, light=1.05, light_gradient=0.24, light_angle=308
     )
     reading = read(synth.render(scene, np.random.default_rng(389)), expected=3)
@@ -256,10 +252,12 @@ def test_a_tray_wall_lit_unlike_the_tray_is_not_a_hand():
 
 def test_cocked_die_is_flagged_not_guessed():
     rng = np.random.default_rng(12)
-    cocked = _die(4, 320, 50, size=44, tilt=42, tilt_dir=90, cocked=True)
-    flat = [_die(f, 140 + 120 * i, 300, size=44, angle=20 * i) for i, f in enumerate((2, 5, 6))]
+    cocked = scenes.die(4, 320, 50, size=44, tilt=42, tilt_dir=90, cocked=True)
+    flat = [
+        scenes.die(f, 140 + 120 * i, 300, size=44, angle=20 * i) for i, f in enumerate((2, 5, 6))
+    ]
     reading = read(
-        synth.render(_tray([*flat, cocked], "felt-green", tray_wall=22), rng), expected=4
+        synth.render(scenes.tray([*flat, cocked], "felt-green", tray_wall=22), rng), expected=4
     )
     assert reading.status == CHECK
     flagged = [d for d in reading.dice if COCKED in d.flags]
@@ -291,11 +289,12 @@ def test_a_leaning_die_whose_top_face_looks_flat_is_not_read_for_sure(face, styl
     round as the top's (a 1's pip is bigger than its die's others), and white pips in the
     shade looking grey. It is read for a check."""
     rng = np.random.default_rng([face, lean])
-    leaning = _die(face, 320, 50, style, size=44, angle=-4.0, tilt=lean, tilt_dir=towards)
+    leaning = scenes.die(face, 320, 50, style, size=44, angle=-4.0, tilt=lean, tilt_dir=towards)
     flat = [
-        _die(f, 160 + 160 * i, 320, style, size=44, angle=25.0 * i) for i, f in enumerate((2, 5, 6))
+        scenes.die(f, 160 + 160 * i, 320, style, size=44, angle=25.0 * i)
+        for i, f in enumerate((2, 5, 6))
     ]
-    reading = read(synth.render(_tray([*flat, leaning], tray_wall=22), rng), expected=4)
+    reading = read(synth.render(scenes.tray([*flat, leaning], tray_wall=22), rng), expected=4)
     at_wall = [d for d in reading.dice if d.centre[1] < 150]
     assert at_wall and all(d.flagged for d in at_wall)
     assert sorted(d.face for d in reading.dice if d.centre[1] >= 150) == [2, 5, 6]
@@ -305,7 +304,7 @@ def test_a_leaning_die_whose_top_face_looks_flat_is_not_read_for_sure(face, styl
 @pytest.mark.parametrize("expected", [2, 4])
 def test_count_other_than_asked_is_flagged(expected):
     rng = np.random.default_rng(2)
-    scene = _tray([_die(1, 150, 150), _die(6, 300, 300), _die(3, 480, 180)])
+    scene = scenes.tray([scenes.die(1, 150, 150), scenes.die(6, 300, 300), scenes.die(3, 480, 180)])
     reading = read(synth.render(scene, rng), expected=expected)
     assert reading.status == CHECK
     assert reading.values == [1, 3, 6]  # nothing cropped to fit the count
@@ -327,8 +326,8 @@ def test_a_lone_cocked_die_is_flagged_too():
     """A die leaning against the wall is never read for sure: cocked (reroll), or, where the
     face classifier is sure of the face it sees, that face proposed for a check."""
     rng = np.random.default_rng(13)
-    cocked = _die(5, 320, 52, size=46, tilt=46, tilt_dir=90, cocked=True)
-    reading = read(synth.render(_tray([cocked], "felt-blue", tray_wall=22), rng), expected=1)
+    cocked = scenes.die(5, 320, 52, size=46, tilt=46, tilt_dir=90, cocked=True)
+    reading = read(synth.render(scenes.tray([cocked], "felt-blue", tray_wall=22), rng), expected=1)
     assert reading.status == CHECK
     assert [d.flagged for d in reading.dice] == [True]
 
@@ -337,9 +336,9 @@ def test_touching_dice_in_an_oblique_view_hide_only_the_far_die_side():
     """The camera looks from the near edge: a near die covers a far die's side, never the
     other way round, whichever order the scene lists them in."""
     s = 44
-    far, near = _die(1, 300, 200, size=s), _die(6, 300, 200 + s * 0.92, size=s)
-    one_way = synth.render(_tray([far, near], view_tilt=0.4), np.random.default_rng(4))
-    other_way = synth.render(_tray([near, far], view_tilt=0.4), np.random.default_rng(4))
+    far, near = scenes.die(1, 300, 200, size=s), scenes.die(6, 300, 200 + s * 0.92, size=s)
+    one_way = synth.render(scenes.tray([far, near], view_tilt=0.4), np.random.default_rng(4))
+    other_way = synth.render(scenes.tray([near, far], view_tilt=0.4), np.random.default_rng(4))
     assert np.array_equal(one_way, other_way)
     reading = read(one_way, expected=2)
     assert reading.values == [1, 6], reading.problems
@@ -349,10 +348,10 @@ def test_white_pips_by_the_edge_of_blue_dice_are_read():
     """A pip by a die's edge can peak off its middle in one channel; measured from there it
     looked long and was left out of its face (a 4 read as a 3, or lost)."""
     dice = [
-        _die(f, 90 + 115 * i, 240, "blue", size=40, angle=30 + 3 * i)
+        scenes.die(f, 90 + 115 * i, 240, "blue", size=40, angle=30 + 3 * i)
         for i, f in enumerate((3, 4, 5, 6, 2))
     ]
-    scene = _tray(dice, "felt-green", blur=0.37, shadow=0.5)
+    scene = scenes.tray(dice, "felt-green", blur=0.37, shadow=0.5)
     reading = read(synth.render(scene, np.random.default_rng(30)), expected=5)
     assert reading.values == [2, 3, 4, 5, 6], reading.problems
     assert reading.ok
@@ -362,10 +361,10 @@ def test_ones_with_a_glint_on_the_pip_are_all_seen():
     """One short edge ray (a shading step on the face) does not make a lone pip's die
     vanish: five 1s with glints, seen slightly from the side, are five dice."""
     dice = [
-        _die(1, 90 + 115 * i, 240, "ivory", size=50, angle=45 + 7 * i, pip_glare=True)
+        scenes.die(1, 90 + 115 * i, 240, "ivory", size=50, angle=45 + 7 * i, pip_glare=True)
         for i in range(5)
     ]
-    scene = _tray(dice, "wood-light", view_tilt=0.11, light_gradient=0.2)
+    scene = scenes.tray(dice, "wood-light", view_tilt=0.11, light_gradient=0.2)
     reading = read(synth.render(scene, np.random.default_rng(45)), expected=5)
     assert reading.values == [1, 1, 1, 1, 1], reading.problems
 
@@ -375,7 +374,7 @@ def test_small_dice_whose_one_has_an_ordinary_pip_are_read(style):
     """Many dice give the 1 a pip no bigger than the others'; on small dice that pip is a
     few pixels across and is still a 1, not a speck."""
     dice = [
-        _die(
+        scenes.die(
             1 + i % 6,
             80 + 80 * (i % 7),
             150 + 150 * (i // 7),
@@ -388,7 +387,7 @@ def test_small_dice_whose_one_has_an_ordinary_pip_are_read(style):
     ]
     surface = "white-sheet" if style != "ivory" else "felt-blue"
     reading = read(
-        synth.render(_tray(dice, surface, blur=0.6), np.random.default_rng(7)), expected=12
+        synth.render(scenes.tray(dice, surface, blur=0.6), np.random.default_rng(7)), expected=12
     )
     assert reading.values == sorted(1 + i % 6 for i in range(12)), reading.problems
 
@@ -403,7 +402,8 @@ def test_a_middle_pip_seen_but_not_found_makes_a_two_a_three_and_a_four_a_five(f
 
     profile = default_profile()
     frame = synth.render(
-        _tray([_die(face, 320, 240, "red", size=60, angle=20)]), np.random.default_rng(face)
+        scenes.tray([scenes.die(face, 320, 240, "red", size=60, angle=20)]),
+        np.random.default_rng(face),
     )
     pips = pipfind.find(frame, profile.pips)
     corners = np.flatnonzero((np.hypot(*(pips.xy - (320, 240)).T) > 6) & ~pips.weak)
@@ -444,7 +444,8 @@ def test_the_middle_pip_alone_is_not_taken_for_a_one(face):
 
     profile = default_profile()
     frame = synth.render(
-        _tray([_die(face, 320, 240, "red", size=60, angle=20)]), np.random.default_rng(face)
+        scenes.tray([scenes.die(face, 320, 240, "red", size=60, angle=20)]),
+        np.random.default_rng(face),
     )
     pips = pipfind.find(frame, profile.pips)
     centre = np.flatnonzero(np.hypot(*(pips.xy - (320, 240)).T) <= 6)
@@ -459,10 +460,12 @@ def test_white_pips_on_small_dice_darker_than_the_tray_in_one_channel():
     """A small blue die on blue felt is a dark spot in red: its corner pips are pips on
     it, not glints on a pip."""
     dice = [
-        _die(f, 80 + 96 * i, 240, "blue", size=30, angle=20 + 9 * i)
+        scenes.die(f, 80 + 96 * i, 240, "blue", size=30, angle=20 + 9 * i)
         for i, f in enumerate((4, 5, 6, 2, 3, 4))
     ]
-    reading = read(synth.render(_tray(dice, "felt-blue"), np.random.default_rng(74)), expected=6)
+    reading = read(
+        synth.render(scenes.tray(dice, "felt-blue"), np.random.default_rng(74)), expected=6
+    )
     assert reading.values == [2, 3, 4, 4, 5, 6], reading.problems
 
 
@@ -516,10 +519,10 @@ def test_a_one_whose_long_pip_has_a_shade_beside_it_is_not_taken_for_cocked():
 def test_twos_with_a_glint_on_each_pip_are_twos(seed):
     """A glint makes a pip look a little long; the two far-apart pips of a 2 still link."""
     dice = [
-        _die(2, 110 + 140 * i, 240, "white", size=44, angle=20 * i, pip_glare=True)
+        scenes.die(2, 110 + 140 * i, 240, "white", size=44, angle=20 * i, pip_glare=True)
         for i in range(4)
     ]
-    reading = read(synth.render(_tray(dice, "grey"), np.random.default_rng(seed)), expected=4)
+    reading = read(synth.render(scenes.tray(dice, "grey"), np.random.default_rng(seed)), expected=4)
     assert reading.values == [2, 2, 2, 2], reading.problems
 
 
@@ -530,7 +533,9 @@ def test_a_face_read_from_pips_seen_but_not_found_always_asks_for_a_check():
     from companion.dice.reader import _completed, _face_of, default_profile
 
     profile = default_profile()
-    frame = synth.render(_tray([_die(1, 320, 240, "red", size=60)]), np.random.default_rng(1))
+    frame = synth.render(
+        scenes.tray([scenes.die(1, 320, 240, "red", size=60)]), np.random.default_rng(1)
+    )
     pips = pipfind.find(frame, profile.pips)
     lone = _face_of(np.array([0]), pips, profile)
     facefit.measure(frame, [lone], pips, profile.dice)
@@ -544,9 +549,11 @@ def test_a_face_read_from_pips_seen_but_not_found_always_asks_for_a_check():
 def test_a_six_on_a_small_die_turned_to_a_corner_is_read_whole(style):
     """A small die turned near 45 degrees puts its middle pips by the rim, where the ring of
     face around them crosses the rim: they still complete the 6 (not a 4, not unreadable)."""
-    dice = [_die(6, 160 + 160 * i, 240, style, size=26, angle=a) for i, a in enumerate((40, 45))]
+    dice = [
+        scenes.die(6, 160 + 160 * i, 240, style, size=26, angle=a) for i, a in enumerate((40, 45))
+    ]
     for seed in range(3):
-        reading = read(synth.render(_tray(dice), np.random.default_rng(seed)), expected=2)
+        reading = read(synth.render(scenes.tray(dice), np.random.default_rng(seed)), expected=2)
         assert reading.status == OK and reading.values == [6, 6], reading.problems
 
 
@@ -577,17 +584,19 @@ def test_a_face_brighter_at_one_corner_is_read(style):
     far apart, and the darker corner of a small die stands out from a white sheet like a
     big dark pip. Neither splits the face or hides a pip."""
     dice = [
-        _die(face, 120 + 200 * (i % 3), 140 + 200 * (i // 3), style, size=36, angle=30, sheen=s)
+        scenes.die(
+            face, 120 + 200 * (i % 3), 140 + 200 * (i // 3), style, size=36, angle=30, sheen=s
+        )
         for i, (face, s) in enumerate([(2, 1.5), (3, 1.5), (5, 1.5), (2, 1.8), (3, 1.8), (5, 1.8)])
     ]
-    frame = synth.render(_tray(dice, "white-sheet"), np.random.default_rng(3))
+    frame = synth.render(scenes.tray(dice, "white-sheet"), np.random.default_rng(3))
     reading = read(frame, expected=6)
     assert reading.values == [2, 2, 3, 3, 5, 5], reading.problems
 
 
 def test_sheen_brightens_a_face_towards_one_corner_in_its_own_hue():
-    die = _die(1, 320, 240, "green", size=60, sheen=1.8)
-    frame = synth.render(_tray([die], noise=0.0, blur=0.0), np.random.default_rng(0))
+    die = scenes.die(1, 320, 240, "green", size=60, sheen=1.8)
+    frame = synth.render(scenes.tray([die], noise=0.0, blur=0.0), np.random.default_rng(0))
     dim, bright = frame[222, 302].astype(float), frame[258, 338].astype(float)
     assert 1.3 < bright[1] / dim[1] < 1.8
     assert np.allclose(bright / bright[1], dim / dim[1], atol=0.06)  # the same green
@@ -604,7 +613,7 @@ def test_close_pips_on_a_small_die_are_all_found(face, style, size, angle, surfa
     """On a small 6 the face around a pip is a thin band between its neighbours, and the
     ring of face looked at around each pip crosses them: the pips are found all the same,
     in every frame."""
-    scene = _tray([_die(face, 320, 240, style, size=size, angle=angle)], surface)
+    scene = scenes.tray([scenes.die(face, 320, 240, style, size=size, angle=angle)], surface)
     for seed in range(5):
         reading = read(synth.render(scene, np.random.default_rng(seed)), expected=1)
         assert reading.values == [face], reading.problems
@@ -615,17 +624,17 @@ def test_marbled_dice_are_read(style):
     """On a marbled die the face around and between the pips swirls with lighter shades of
     its colour: the pips of one face still make one face, and no swirl is a pip."""
     dice = [
-        _die(face, 100 * face - 40, 240, style, size=34, angle=10 + 9 * face, marble=1.8)
+        scenes.die(face, 100 * face - 40, 240, style, size=34, angle=10 + 9 * face, marble=1.8)
         for face in range(1, 7)
     ]
     for seed in range(3):
-        frame = synth.render(_tray(dice, "white-sheet"), np.random.default_rng(seed))
+        frame = synth.render(scenes.tray(dice, "white-sheet"), np.random.default_rng(seed))
         assert read(frame, expected=6).values == [1, 2, 3, 4, 5, 6]
 
 
 def test_marble_swirls_a_face_with_lighter_shades_of_its_own_colour():
-    die = _die(1, 320, 240, "blue", size=80, marble=2.0)
-    frame = synth.render(_tray([die], noise=0.0, blur=0.0), np.random.default_rng(0))
+    die = scenes.die(1, 320, 240, "blue", size=80, marble=2.0)
+    frame = synth.render(scenes.tray([die], noise=0.0, blur=0.0), np.random.default_rng(0))
     ys, xs = np.mgrid[210:270, 290:350]
     away = np.hypot(xs - 320, ys - 240) > 15  # from the pip
     face = frame[210:270, 290:350][away].astype(float)
@@ -662,8 +671,8 @@ def test_a_weak_pip_completes_a_face_only_if_it_is_seen_from_above(elongation, c
 def test_dark_pips_with_a_glint_are_not_lost_to_it():
     """A glint on a dark pip is a bright spot about half its size, off its middle: neither
     suppresses the other, and the pips are read (the glints make no face)."""
-    die = _die(5, 469.66, 88.63, "orange", size=41.58, angle=81.58, pip_glare=True)
-    scene = _tray(
+    die = scenes.die(5, 469.66, 88.63, "orange", size=41.58, angle=81.58, pip_glare=True)
+    scene = scenes.tray(
         [die],
         "white-sheet",
         tray_wall=21,
@@ -686,10 +695,10 @@ def test_small_coloured_twos_with_a_glint_on_each_pip_are_twos(style):
     """On a coloured die a glint is whiter than the face: the pip's outline goes round it,
     so the pip stays round and full-sized, and the two pips of a small 2 still link."""
     dice = [
-        _die(2, 90 + 115 * i, 240, style, size=36, angle=12 + 23 * i, pip_glare=True)
+        scenes.die(2, 90 + 115 * i, 240, style, size=36, angle=12 + 23 * i, pip_glare=True)
         for i in range(5)
     ]
-    scene = _tray(dice, "wood-light", blur=0.4, noise=1.5)
+    scene = scenes.tray(dice, "wood-light", blur=0.4, noise=1.5)
     for seed in range(3):
         reading = read(synth.render(scene, np.random.default_rng(seed)), expected=5)
         assert reading.values == [2] * 5, reading.problems
@@ -704,7 +713,7 @@ def test_white_pips_by_the_shaded_corner_of_a_small_dark_red_die_are_pips(seed):
         synth.DieSpec(face, 60 + 100 * i, 240, size=28, angle=10 + 13 * i, **dark_red)
         for i, face in enumerate(range(1, 7))
     ]
-    scene = _tray(dice, "white-sheet", shadow=0.6, view_tilt=0.2, blur=0.6)
+    scene = scenes.tray(dice, "white-sheet", shadow=0.6, view_tilt=0.2, blur=0.6)
     reading = read(synth.render(scene, np.random.default_rng(seed)), expected=6)
     assert reading.values == [1, 2, 3, 4, 5, 6], reading.problems
 
@@ -717,7 +726,7 @@ def test_glossy_coloured_pips_with_a_glint_still_make_twos(pips):
         synth.DieSpec(2, 90 + 115 * i, 240, 44, 8 + 19 * i, (235, 235, 235), pips, pip_glare=True)
         for i in range(5)
     ]
-    scene = _tray(dice, "felt-green")
+    scene = scenes.tray(dice, "felt-green")
     for seed in range(3):
         reading = read(synth.render(scene, np.random.default_rng(seed)), expected=5)
         assert reading.values == [2] * 5, reading.problems
@@ -728,10 +737,10 @@ def test_a_side_face_pip_grouped_with_a_small_six_is_left_out():
     dimmer in the shade, and grouped with them: without it the six pips still read, for a
     check."""
     dice = [
-        _die(6, 100 + 110 * i, 250, "orange", size=30, angle=angle)
+        scenes.die(6, 100 + 110 * i, 250, "orange", size=30, angle=angle)
         for i, angle in enumerate((84, 0, 45, 20, 70))
     ]
-    scene = _tray(dice, "felt-blue", view_tilt=0.33, keystone=0.068, blur=0.9, shadow=0.35)
+    scene = scenes.tray(dice, "felt-blue", view_tilt=0.33, keystone=0.068, blur=0.9, shadow=0.35)
     for seed in range(3):
         reading = read(synth.render(scene, np.random.default_rng(seed)), expected=5)
         assert reading.values == [6] * 5, reading.problems
@@ -788,10 +797,12 @@ def test_the_side_a_slanted_camera_sees_below_each_die_is_no_die(seed, tilt):
     rng = np.random.default_rng(seed)
     faces = [int(f) for f in rng.integers(1, 7, 8)]
     dice = [
-        _die(face, 90 + 150 * (k % 4), 150 + 180 * (k // 4), size=60, angle=rng.uniform(0, 90))
+        scenes.die(
+            face, 90 + 150 * (k % 4), 150 + 180 * (k // 4), size=60, angle=rng.uniform(0, 90)
+        )
         for k, face in enumerate(faces)
     ]
-    reading = read(synth.render(_tray(dice, "wood-light", view_tilt=tilt), rng), expected=8)
+    reading = read(synth.render(scenes.tray(dice, "wood-light", view_tilt=tilt), rng), expected=8)
     assert len(reading.dice) == 8, reading.problems
     # every die read for sure is read right (the others are proposed for a check)
     sure = Counter(d.face for d in reading.dice if not d.flagged)
@@ -810,7 +821,7 @@ def test_a_darker_die_below_another_in_a_gently_slanted_view_is_a_die(seed):
         synth.DieSpec(5, 460, 130, 54, 200, blue, white),
         synth.DieSpec(1, 440, 182, 52, 203, darker, white),
     ]
-    scene = _tray(dice, "wood-dark", view_tilt=0.33, shadow=0.5)
+    scene = scenes.tray(dice, "wood-dark", view_tilt=0.33, shadow=0.5)
     reading = read(synth.render(scene, np.random.default_rng(seed)), expected=4)
     assert reading.values == [1, 3, 5, 5], reading.problems
 
@@ -907,8 +918,10 @@ def test_a_one_seen_side_on_is_read_for_a_check(elongation, outline, sure):
 def test_the_ones_of_small_dice_far_from_the_camera_are_read(seed):
     """Dice 15 px wide: a 1's pip is under 2 px across its middle, smaller than a lone spot
     needs to be not to be a speck. Standing out clearly and round, it is a 1."""
-    dice = [_die(1, 60 + 75 * k, 240, "ivory", size=15, angle=13.0 * k) for k in range(8)]
-    reading = read(synth.render(_tray(dice, "felt-green"), np.random.default_rng(seed)), expected=8)
+    dice = [scenes.die(1, 60 + 75 * k, 240, "ivory", size=15, angle=13.0 * k) for k in range(8)]
+    reading = read(
+        synth.render(scenes.tray(dice, "felt-green"), np.random.default_rng(seed)), expected=8
+    )
     assert reading.status == OK, reading.problems
     assert reading.values == [1] * 8
 
@@ -1033,7 +1046,7 @@ def test_a_white_pip_on_a_small_black_die_s_shaded_corner_is_no_glint(body, seed
         synth.DieSpec(face, 60 + 100 * i, 240, 26, 10 + 13 * i, body, (235, 235, 235))
         for i, face in enumerate(range(1, 7))
     ]
-    scene = _tray(dice, "white-sheet", shadow=0.6, view_tilt=0.2, blur=0.6)
+    scene = scenes.tray(dice, "white-sheet", shadow=0.6, view_tilt=0.2, blur=0.6)
     reading = read(synth.render(scene, np.random.default_rng(seed)), expected=6)
     assert reading.values == [1, 2, 3, 4, 5, 6], reading.problems
 
@@ -1046,7 +1059,7 @@ def test_a_small_dark_die_s_white_two_is_no_glint(body, seed):
     dice = [
         synth.DieSpec(2, 60 + 75 * i, 240, 20, 10 + 13 * i, body, (235, 235, 235)) for i in range(8)
     ]
-    scene = _tray(dice, "white-sheet", shadow=0.6, view_tilt=0.2, blur=0.6)
+    scene = scenes.tray(dice, "white-sheet", shadow=0.6, view_tilt=0.2, blur=0.6)
     reading = read(synth.render(scene, np.random.default_rng(seed)), expected=8)
     assert reading.values == [2] * 8, reading.problems
 
@@ -1109,7 +1122,7 @@ def test_a_one_beside_a_two_is_no_four_short_of_a_pip():
         synth.DieSpec(2, 523, 235, 49, 278, body, pips),
         synth.DieSpec(1, 476, 228, 46, 277, body, pips),
     )
-    scene = _tray(dice, view_tilt=0.19, keystone=0.06)
+    scene = scenes.tray(dice, view_tilt=0.19, keystone=0.06)
     for seed in range(2):
         reading = read(synth.render(scene, np.random.default_rng(seed)), expected=2)
         assert reading.values == [1, 2], reading.dice
@@ -1235,11 +1248,11 @@ def test_ones_with_a_glint_are_read_for_sure(style):
     small outline, a ray is still on the pip's far side. That is no other pip beside it, and
     the 1 needs no check."""
     dice = [
-        _die(1, 90 + 115 * i, 240, style, size=48, angle=10 + 17 * i, pip_glare=True)
+        scenes.die(1, 90 + 115 * i, 240, style, size=48, angle=10 + 17 * i, pip_glare=True)
         for i in range(5)
     ]
     for seed in range(2):
-        frame = synth.render(_tray(dice, "wood-light"), np.random.default_rng(seed))
+        frame = synth.render(scenes.tray(dice, "wood-light"), np.random.default_rng(seed))
         reading = read(frame, expected=5)
         assert reading.status == OK, reading.problems
         assert reading.values == [1] * 5
@@ -1250,13 +1263,13 @@ def test_a_flat_three_whose_glinted_pips_look_long_is_not_taken_for_cocked(seed)
     """A glint on each pip makes a 3's pips, which alone tell how square it looks, look
     long; its die's outline, seen all round, is square."""
     dice = [
-        _die(3, 266, 349, size=53, angle=105),
-        _die(3, 407, 373, size=52, angle=181),
-        _die(2, 116, 393, size=56, angle=286),
-        _die(3, 100, 180, size=53, angle=344, pip_glare=True),
+        scenes.die(3, 266, 349, size=53, angle=105),
+        scenes.die(3, 407, 373, size=52, angle=181),
+        scenes.die(2, 116, 393, size=56, angle=286),
+        scenes.die(3, 100, 180, size=53, angle=344, pip_glare=True),
     ]
     light = dict(light=0.83, light_gradient=0.15, light_angle=33, shadow=0.54, blur=0.8)
-    scene = _tray(dice, "grey", view_tilt=0.1, tray_wall=26, **light)
+    scene = scenes.tray(dice, "grey", view_tilt=0.1, tray_wall=26, **light)
     reading = read(synth.render(scene, np.random.default_rng(seed)), expected=4)
     assert reading.status == OK, reading.problems
     assert reading.values == [2, 3, 3, 3]
@@ -1300,11 +1313,11 @@ def test_a_four_with_the_pips_of_its_side_below_it_is_no_six(seed):
     on its pips and a 2 or 1 on the side below. The side's pips look longer, smaller and in
     the shade; with the 2, all six pips fit a 6, but they are a 4 and its side."""
     dice = [
-        _die(4, 160 + 160 * i, 240, "orange", size=36, angle=angle, pip_glare=True)
+        scenes.die(4, 160 + 160 * i, 240, "orange", size=36, angle=angle, pip_glare=True)
         for i, angle in enumerate((354.5, 0, 6))
     ]
     light = dict(light=1.09, light_angle=350, shadow=0.25, blur=0.9)
-    scene = _tray(dice, "wood-light", view_tilt=0.44, **light)
+    scene = scenes.tray(dice, "wood-light", view_tilt=0.44, **light)
     reading = read(synth.render(scene, np.random.default_rng(seed)), expected=3)
     assert reading.values == [4, 4, 4], reading.problems
 
