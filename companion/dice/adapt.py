@@ -14,10 +14,10 @@ ways of fitting that, each measured by cross-validation on the examples themselv
 The examples are all dice showing a face: they say nothing of what is no die or a cocked die.
 So the adapted model shares the chance of a face among the faces anew, and keeps the shipped
 model's odds of a face against "no die" and "cocked" except for what resembles the owner's
-dice: a crop whose features lie nearer to one of the owner's face prototypes (the mean of
-its examples' features) than most of the owner's own examples has those odds raised by
-`lift` times how much nearer. A tray's clutter, unlike the owner's dice, keeps the shipped
-model's verdict.
+dice: a crop the shipped model takes for a die more likely than not, and whose features lie
+nearer to one of the owner's face prototypes (the mean of its examples' features) than most
+of the owner's own examples, has those odds raised by `lift` times how much nearer. A
+tray's clutter and a die's side face keep the shipped model's verdict.
 
 Each is tried with a few strengths; the softmax temperature is fitted again on the held-out
 folds, then raised if need be until the adapted model accepts no more wrong dice on them than
@@ -48,8 +48,11 @@ FOLDS = 5
 METHODS = ("last-layer", "prototypes")
 PULLS = (1.0, 0.1, 0.01, 0.001)  # the last layer's L2 pull toward the shipped weights
 BLENDS = (2.0, 5.0, 10.0, 20.0, 40.0)  # the prototypes' weight beside the shipped logits
-TEMPERATURES = tuple(float(t) for t in np.geomspace(0.5, 8.0, 25))
+TEMPERATURES = tuple(float(t) for t in np.geomspace(0.5, 8.0, 25))  # and the shipped one's
 LIFTS = (0.0, 10.0, 20.0, 40.0, 80.0)  # how much likeness to the owner's dice raises a face
+# Only a crop the shipped model takes for a die more likely than not is lifted: whether there
+# is a die at all (a side face, a die's edge, clutter) stays the shipped model's call.
+LIFTED_FROM = 0.5
 NEAR_SHARE = 0.9  # of the owner's examples lie nearer their prototypes than `near`
 BATCH = 32  # crops through the network at a time
 STEPS = 300  # gradient steps of the re-fit (convex: it converges well before)
@@ -153,9 +156,11 @@ class Adaptation:
 
 def _shared(z: np.ndarray, shipped: np.ndarray, temperature: float, boost) -> np.ndarray:
     """The faces' logits `z` share the chance of a face, whose log-odds against "no die" and
-    "cocked" (which keep their ratio) are the shipped ones plus `boost`."""
+    "cocked" (which keep their ratio) are the shipped ones plus `boost` where the shipped
+    model already finds a face likelier than not (LIFTED_FROM)."""
     p = np.array(shipped, np.float64)
     face = np.clip(p[:, :6].sum(axis=1), 1e-12, 1 - 1e-12)
+    boost = np.where(face >= LIFTED_FROM, boost, 0.0)
     raised = 1.0 / (1.0 + (1 - face) / face * np.exp(-boost))
     p[:, 6:] *= ((1 - raised) / (1 - face))[:, None]
     p[:, :6] = network.probabilities(z[:, :6], temperature) * raised[:, None]
@@ -316,7 +321,7 @@ def fit(
                 )
             for lift in LIFTS:
                 boost = lift * nearness
-                t = _safe_temperature(z, shipped_p, boost, faces, accept, report.before.sure_wrong)
+                t = _safe_temperature(z, shipped_p, boost, faces, model.settings, report.before)
                 fig = figures(_shared(z, shipped_p, t, boost), faces, accept)
                 trials.append(((fig.sure, fig.right, -lift), fig, strength, lift, t))
         key, fig, strength, lift, temperature = max(trials, key=lambda t: t[0])
@@ -364,17 +369,18 @@ def _nll(z: np.ndarray, faces: np.ndarray, temperature: float) -> float:
 
 
 def _safe_temperature(
-    z: np.ndarray, shipped: np.ndarray, boost, faces: np.ndarray, accept: float, allowed: int
+    z: np.ndarray, shipped: np.ndarray, boost, faces: np.ndarray, settings, before: Figures
 ) -> float:
-    """The temperature that calibrates the faces' held-out logits `z` best, raised until no
-    more dice are accepted wrong than `allowed` (the shipped model's count)."""
-    calibrated = min(TEMPERATURES, key=lambda t: _nll(z, faces, t))
+    """The temperature that calibrates the faces' held-out logits `z` best, never below the
+    shipped one (a few examples, all read right, would call for ever sharper faces), raised
+    until no more dice are accepted wrong than by the shipped model (`before`)."""
+    floor = settings.temperature
+    calibrated = min((t for t in TEMPERATURES if t >= floor), key=lambda t: _nll(z, faces, t))
     for t in TEMPERATURES:
-        if (
-            t >= calibrated
-            and figures(_shared(z, shipped, t, boost), faces, accept).sure_wrong <= allowed
-        ):
-            return t
+        if t >= calibrated:
+            p = _shared(z, shipped, t, boost)
+            if figures(p, faces, settings.accept).sure_wrong <= before.sure_wrong:
+                return t
     return TEMPERATURES[-1] * 4
 
 
