@@ -32,6 +32,7 @@ import hashlib
 import io
 import logging
 import time
+import zipfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -137,7 +138,7 @@ class Adaptation:
                 )
         except AdaptationError:
             raise
-        except (OSError, ValueError, KeyError, TypeError, EOFError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as exc:
             raise AdaptationError(f"cannot be read ({exc})") from exc
         w, b, p = adapted.weights, adapted.bias, adapted.prototypes
         consistent = (
@@ -209,7 +210,7 @@ def load_examples(folder: Path) -> tuple[np.ndarray, np.ndarray]:
                 picture, face = data["picture"], int(data["face"])
             if picture.ndim != 3 or picture.shape[2] != 3 or not 1 <= face <= 6:
                 raise ValueError("not a labelled die")
-        except (OSError, ValueError, KeyError, EOFError) as exc:
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
             log.warning("Example %s skipped: %s", path.name, exc)
             continue
         side = faceclass.CROP
