@@ -243,15 +243,33 @@ class Figures:
         )
 
 
-def figures(p: np.ndarray, faces: np.ndarray, accept: float) -> Figures:
-    """The face classifier's `p` (N x classes) read as the reader reads them."""
+def figures(
+    p: np.ndarray, faces: np.ndarray, accept: float, detector_accept: float | None = None
+) -> Figures:
+    """The face classifier's `p` (N x classes) read as the pip-search reader reads them (a
+    face at `accept`). A die counts as read wrong for sure also when the learned detector,
+    which reads a face at `detector_accept` of the faces' and cocked's share, would be."""
     best = p.argmax(axis=1)
     face = p[:, :6].argmax(axis=1)
     sure = (best == face) & (p[np.arange(len(p)), best] >= accept)
     right = face == faces
-    return Figures(
-        len(faces), int(right.sum()), int((sure & right).sum()), int((sure & ~right).sum())
-    )
+    wrong = sure & ~right
+    if detector_accept is not None:
+        share = p[:, :6].max(axis=1) / (p[:, :6].sum(axis=1) + p[:, faceclass.COCKED] + 1e-12)
+        wrong |= (share >= detector_accept) & ~right
+    return Figures(len(faces), int(right.sum()), int((sure & right).sum()), int(wrong.sum()))
+
+
+def _detector_accept() -> float | None:
+    """The face probability the learned detector reads a die at, when it reads the face
+    classifier's probabilities (None otherwise)."""
+    from companion.dice import detector
+
+    try:
+        settings = detector.model().settings
+    except network.ModelError:
+        return None
+    return settings.accept if settings.faces == "classifier" else None
 
 
 # --- fitting ------------------------------------------------------------------------------
@@ -302,7 +320,9 @@ def fit(
     w0, b0 = model.head()
     accept = model.settings.accept
     shipped_p = network.probabilities(features @ w0.T + b0, model.settings.temperature)
-    report.before = figures(shipped_p, faces, accept)
+    loose = _detector_accept()
+    rules = (model.settings.temperature, accept, loose)
+    report.before = figures(shipped_p, faces, accept, loose)
     folds = _folds(len(faces))
     nearness = np.zeros(len(faces))  # each die's, to prototypes fitted without its fold
     for held in folds:
@@ -322,8 +342,8 @@ def fit(
                 )
             for lift in LIFTS:
                 boost = lift * nearness
-                t = _safe_temperature(z, shipped_p, boost, faces, model.settings, report.before)
-                fig = figures(_shared(z, shipped_p, t, boost), faces, accept)
+                t = _safe_temperature(z, shipped_p, boost, faces, rules, report.before)
+                fig = figures(_shared(z, shipped_p, t, boost), faces, accept, loose)
                 trials.append(((fig.sure, fig.right, -lift), fig, strength, lift, t))
         key, fig, strength, lift, temperature = max(trials, key=lambda t: t[0])
         report.after[method] = fig
@@ -370,17 +390,18 @@ def _nll(z: np.ndarray, faces: np.ndarray, temperature: float) -> float:
 
 
 def _safe_temperature(
-    z: np.ndarray, shipped: np.ndarray, boost, faces: np.ndarray, settings, before: Figures
+    z: np.ndarray, shipped: np.ndarray, boost, faces: np.ndarray, rules, before: Figures
 ) -> float:
     """The temperature that calibrates the faces' held-out logits `z` best, never below the
     shipped one (a few examples, all read right, would call for ever sharper faces), raised
-    until no more dice are accepted wrong than by the shipped model (`before`)."""
-    floor = settings.temperature
+    until no more dice are accepted wrong (at either reader's threshold) than by the shipped
+    model (`before`). `rules`: the shipped temperature and the readers' thresholds."""
+    floor, *accepts = rules
     calibrated = min((t for t in TEMPERATURES if t >= floor), key=lambda t: _nll(z, faces, t))
     for t in TEMPERATURES:
         if t >= calibrated:
             p = _shared(z, shipped, t, boost)
-            if figures(p, faces, settings.accept).sure_wrong <= before.sure_wrong:
+            if figures(p, faces, *accepts).sure_wrong <= before.sure_wrong:
                 return t
     return TEMPERATURES[-1] * 4
 
