@@ -53,6 +53,7 @@ def last_dense(
     if dense is None:
         raise ModelError(f"no dense layer with {outputs} outputs in the network")
     at, (weights, bias) = dense
+    weights, bias = weights.astype(np.float64), bias.reshape(-1).astype(np.float64)
     net.setInput(probe)
     expected = net.forward().reshape(len(probe), outputs)
     # OpenCV 5 names the tensors between layers (its graph dump lists the layer's input);
@@ -67,7 +68,7 @@ def last_dense(
         if features.shape[1] == weights.shape[1] and np.allclose(
             features @ weights.T + bias, expected, rtol=1e-3, atol=1e-3
         ):
-            return name, weights.astype(np.float64), bias.reshape(-1).astype(np.float64)
+            return name, weights, bias
     raise ModelError(f"the input of the network's last dense layer {names[at]} cannot be read")
 
 
