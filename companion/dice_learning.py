@@ -39,6 +39,7 @@ class DiceLearner:
         self._lock = threading.Lock()
         self._queued = False
         self._new = 0
+        self._stopping = threading.Event()
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="dice-adapt")
         try:
             self.model = model or faceclass.model()
@@ -79,7 +80,9 @@ class DiceLearner:
             self._queued = False
         try:
             self.record.flush()  # the examples just kept are on disk
-            report = adapt.adapt(self.record.data_dir, self.model)
+            report = adapt.adapt(self.record.data_dir, self.model, stop=self._stopping.is_set)
+        except adapt.Stopped:
+            return
         except (SaveError, RuntimeError, ValueError, OSError) as exc:
             log.warning("The dice reader could not learn the owner's dice: %s", exc)
             return
@@ -96,7 +99,9 @@ class DiceLearner:
         return {**self.record.summary(), "learnt": learnt}
 
     def close(self) -> None:
-        """Finish the adaptation under way (none is started after this)."""
+        """Stop the adaptation under way (within a moment, writing nothing); none starts
+        after this."""
         with self._lock:
             self._queued = True  # no new runs
+        self._stopping.set()
         self._pool.shutdown(wait=True)

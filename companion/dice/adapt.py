@@ -33,6 +33,7 @@ import io
 import logging
 import time
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -62,6 +63,10 @@ FORMAT = 2
 
 class AdaptationError(ValueError):
     """An adaptation file that cannot be used; the message says why."""
+
+
+class Stopped(Exception):
+    """The adaptation was asked to stop (the companion is stopping); nothing was written."""
 
 
 @dataclass(frozen=True)
@@ -308,15 +313,17 @@ def fit(
     faces: np.ndarray,
     methods: tuple[str, ...] = METHODS,
     at: float | None = None,
+    stop: Callable[[], bool] = lambda: False,
 ) -> Report:
     """Fit each of `methods` to the owner's labelled crops; the report's `adaptation` is the
-    best one when it reads the owner's dice better than the shipped model (else None)."""
+    best one when it reads the owner's dice better than the shipped model (else None).
+    Raises Stopped as soon as `stop()` is true."""
     per_face = [int((faces == f).sum()) for f in range(6)]
     report = Report(len(faces), per_face)
     if len(faces) < MIN_EXAMPLES:
         report.note = f"Too few examples to learn from (at least {MIN_EXAMPLES} dice)."
         return report
-    features = _features(model, crops)
+    features = _features(model, crops, stop)
     w0, b0 = model.head()
     accept = model.settings.accept
     shipped_p = network.probabilities(features @ w0.T + b0, model.settings.temperature)
@@ -334,6 +341,8 @@ def fit(
         fitter = _FITTERS[method]
         trials = []
         for strength in _STRENGTHS[method]:
+            if stop():
+                raise Stopped
             z = np.zeros((len(faces), len(w0)))
             for held in folds:
                 train = np.setdiff1d(np.arange(len(faces)), held)
@@ -371,12 +380,15 @@ def fit(
     return report
 
 
-def _features(model: faceclass.FaceModel, crops: np.ndarray) -> np.ndarray:
+def _features(model: faceclass.FaceModel, crops: np.ndarray, stop) -> np.ndarray:
     """The crops' features, a batch at a time: the network is free between batches, so a
     roll read meanwhile waits for one batch at most."""
-    return np.concatenate(
-        [model.features(crops[i : i + BATCH]) for i in range(0, len(crops), BATCH)]
-    )
+    batches = []
+    for i in range(0, len(crops), BATCH):
+        if stop():
+            raise Stopped
+        batches.append(model.features(crops[i : i + BATCH]))
+    return np.concatenate(batches)
 
 
 def _folds(n: int) -> list[np.ndarray]:
@@ -466,15 +478,17 @@ def adapt(
     data_dir: str | Path,
     model: faceclass.FaceModel | None = None,
     methods: tuple[str, ...] = METHODS,
+    stop: Callable[[], bool] = lambda: False,
 ) -> Report:
     """Fit the owner's examples in `data_dir` and write the winner to ADAPTED_NAME; when the
     shipped model reads them as well, an older adaptation is removed. Too few examples:
-    nothing changes. Returns the report (SaveError when the file cannot be written)."""
+    nothing changes. Returns the report (SaveError when the file cannot be written; Stopped,
+    having written nothing, when `stop()` turns true)."""
     from companion.atomic_file import write_atomically
 
     model = model or faceclass.model()
     crops, faces = load_examples(Path(data_dir) / EXAMPLES_DIR)
-    report = fit(model, crops, faces, methods)
+    report = fit(model, crops, faces, methods, stop=stop)
     path = Path(data_dir) / ADAPTED_NAME
     if report.adaptation is not None:
         write_atomically(path, report.adaptation.to_bytes(), mode=0o644)

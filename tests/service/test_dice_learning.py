@@ -83,6 +83,18 @@ def test_every_n_new_dice_the_reader_learns_them(tmp_path):
     record.close()
 
 
+def test_stopping_the_companion_stops_an_adaptation_under_way_writing_nothing(tmp_path):
+    owner_examples(tmp_path, 600)
+    record = DiceRecord(tmp_path)
+    learner = DiceLearner(record)
+    learning = learner.request()
+    learner.close()
+    record.close()
+    assert learning.done()
+    assert learner.summary()["learnt"] is None
+    assert not (tmp_path / adapt.ADAPTED_NAME).exists()
+
+
 def test_an_adaptation_kept_in_the_data_directory_is_used_from_the_start(tmp_path):
     owner_examples(tmp_path, 40)
     assert adapt.adapt(tmp_path).adaptation is not None
