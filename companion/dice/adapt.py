@@ -22,7 +22,8 @@ tray's clutter and a die's side face keep the shipped model's verdict.
 Each is tried with a few strengths; the softmax temperature is fitted again on the held-out
 folds, then raised if need be until the adapted model accepts no more wrong dice on them than
 the shipped one: the acceptance thresholds stay the shipped ones. The method that reads the
-most dice right and for sure wins, if it beats the shipped model; its last layer is written to
+most dice right and for sure wins, if it beats the shipped model and reads no fewer of the
+owner's dice right; its last layer is written to
 `DATA_DIR/dice-adapted.npz` (`adapt`), which `install` hands to the face classifier.
 """
 
@@ -353,14 +354,17 @@ def fit(
                 boost = lift * nearness
                 t = _safe_temperature(z, shipped_p, boost, faces, rules, report.before)
                 fig = figures(_shared(z, shipped_p, t, boost), faces, accept, loose)
-                trials.append(((fig.sure, fig.right, -lift), fig, strength, lift, t))
+                # A fit that reads fewer of the owner's dice right is never taken, however
+                # many more it is sure of: its surer faces would be wrong elsewhere.
+                kept = fig.right >= report.before.right
+                trials.append(((kept, fig.sure, fig.right, -lift), fig, strength, lift, t))
         key, fig, strength, lift, temperature = max(trials, key=lambda t: t[0])
         report.after[method] = fig
-        if best is None or key[:2] > best[0][:2]:
+        if best is None or key[:3] > best[0][:3]:
             best = (key, method, {"strength": strength, "lift": lift, "temperature": temperature})
     assert best is not None
-    (sure, right, _), method, chosen = best
-    if (sure, right) <= (report.before.sure, report.before.right):
+    (kept, sure, right, _), method, chosen = best
+    if not kept or (sure, right) <= (report.before.sure, report.before.right):
         report.note = "The shipped model reads these dice as well: it stays."
         return report
     prototypes, present, near = _owner_prototypes(features, faces)
