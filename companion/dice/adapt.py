@@ -24,7 +24,9 @@ folds, then raised if need be until the adapted model accepts no more wrong dice
 the shipped one: the acceptance thresholds stay the shipped ones. The method that reads the
 most dice right and for sure wins, if it beats the shipped model and reads no fewer of the
 owner's dice right; its last layer is written to
-`DATA_DIR/dice-adapted.npz` (`adapt`), which `install` hands to the face classifier.
+`DATA_DIR/dice-adapted.npz` (`adapt`), which `install` hands to the face classifier. The
+pip-search reader reads with it; the learned detector keeps the shipped classifier's
+probabilities (detector.py says why).
 """
 
 from __future__ import annotations
@@ -249,33 +251,16 @@ class Figures:
         )
 
 
-def figures(
-    p: np.ndarray, faces: np.ndarray, accept: float, detector_accept: float | None = None
-) -> Figures:
-    """The face classifier's `p` (N x classes) read as the pip-search reader reads them (a
-    face at `accept`). A die counts as read wrong for sure also when the learned detector,
-    which reads a face at `detector_accept` of the faces' and cocked's share, would be."""
+def figures(p: np.ndarray, faces: np.ndarray, accept: float) -> Figures:
+    """The face classifier's `p` (N x classes) read as the pip-search reader reads them: a
+    face for sure at `accept`."""
     best = p.argmax(axis=1)
     face = p[:, :6].argmax(axis=1)
     sure = (best == face) & (p[np.arange(len(p)), best] >= accept)
     right = face == faces
-    wrong = sure & ~right
-    if detector_accept is not None:
-        share = p[:, :6].max(axis=1) / (p[:, :6].sum(axis=1) + p[:, faceclass.COCKED] + 1e-12)
-        wrong |= (share >= detector_accept) & ~right
-    return Figures(len(faces), int(right.sum()), int((sure & right).sum()), int(wrong.sum()))
-
-
-def _detector_accept() -> float | None:
-    """The face probability the learned detector reads a die at, when it reads the face
-    classifier's probabilities (None otherwise)."""
-    from companion.dice import detector
-
-    try:
-        settings = detector.model().settings
-    except network.ModelError:
-        return None
-    return settings.accept if settings.faces == "classifier" else None
+    return Figures(
+        len(faces), int(right.sum()), int((sure & right).sum()), int((sure & ~right).sum())
+    )
 
 
 # --- fitting ------------------------------------------------------------------------------
@@ -328,9 +313,8 @@ def fit(
     w0, b0 = model.head()
     accept = model.settings.accept
     shipped_p = network.probabilities(features @ w0.T + b0, model.settings.temperature)
-    loose = _detector_accept()
-    rules = (model.settings.temperature, accept, loose)
-    report.before = figures(shipped_p, faces, accept, loose)
+    rules = (model.settings.temperature, accept)
+    report.before = figures(shipped_p, faces, accept)
     folds = _folds(len(faces))
     nearness = np.zeros(len(faces))  # each die's, to prototypes fitted without its fold
     for held in folds:
@@ -353,7 +337,7 @@ def fit(
             for lift in LIFTS:
                 boost = lift * nearness
                 t = _safe_temperature(z, shipped_p, boost, faces, rules, report.before)
-                fig = figures(_shared(z, shipped_p, t, boost), faces, accept, loose)
+                fig = figures(_shared(z, shipped_p, t, boost), faces, accept)
                 # A fit that reads fewer of the owner's dice right is never taken, however
                 # many more it is sure of: its surer faces would be wrong elsewhere.
                 kept = fig.right >= report.before.right
@@ -410,14 +394,14 @@ def _safe_temperature(
 ) -> float:
     """The temperature that calibrates the faces' held-out logits `z` best, never below the
     shipped one (a few examples, all read right, would call for ever sharper faces), raised
-    until no more dice are accepted wrong (at either reader's threshold) than by the shipped
-    model (`before`). `rules`: the shipped temperature and the readers' thresholds."""
-    floor, *accepts = rules
+    until no more dice are accepted wrong than by the shipped model (`before`). `rules`: the
+    shipped temperature and acceptance threshold."""
+    floor, accept = rules
     calibrated = min((t for t in TEMPERATURES if t >= floor), key=lambda t: _nll(z, faces, t))
     for t in TEMPERATURES:
         if t >= calibrated:
             p = _shared(z, shipped, t, boost)
-            if figures(p, faces, *accepts).sure_wrong <= before.sure_wrong:
+            if figures(p, faces, accept).sure_wrong <= before.sure_wrong:
                 return t
     return TEMPERATURES[-1] * 4
 

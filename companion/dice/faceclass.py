@@ -89,16 +89,17 @@ class FaceModel:
         # The owner's adaptation in use (swapped whole, so a read sees one or the other).
         self.adaptation = None
 
-    def probabilities(self, crops: np.ndarray) -> np.ndarray:
-        """N x CROP x CROP x 3 uint8 crops -> N x 8 probabilities (CLASSES' order)."""
+    def probabilities(self, crops: np.ndarray, adapted: bool = True) -> np.ndarray:
+        """N x CROP x CROP x 3 uint8 crops -> N x 8 probabilities (CLASSES' order): the
+        owner's adaptation's when there is one, unless `adapted` is False."""
         if len(crops) == 0:
             return np.zeros((0, len(CLASSES)), np.float32)
-        adapted = self.adaptation
-        if adapted is not None:
+        adaptation = self.adaptation if adapted else None
+        if adaptation is not None:
             features = self.features(crops)
             weights, bias = self.head()
             shipped = network.probabilities(features @ weights.T + bias, self.settings.temperature)
-            return adapted.probabilities(features, shipped)
+            return adaptation.probabilities(features, shipped)
         x = normalised(crops)
         with self._lock:
             self.net.setInput(x)

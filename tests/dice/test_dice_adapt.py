@@ -148,3 +148,15 @@ def test_too_few_examples_teach_nothing(model, tmp_path, capsys):
     assert main(["dice", "adapt", "--data-dir", str(tmp_path)]) == 0
     assert "Too few examples" in capsys.readouterr().out
     assert not (tmp_path / adapt.ADAPTED_NAME).exists()
+
+
+def test_the_learned_detector_keeps_reading_with_the_shipped_model(model, tmp_path):
+    """Its face threshold is lower than the pip search's, at which the adaptation is checked."""
+    from companion.dice import learned
+
+    kept_as_calibration(tmp_path, marbled_trays(1, 10))
+    trays = list(marbled_trays(2, 3))
+    before = [learned.read(frame, expected=4) for frame, _ in trays]
+    assert adapt.adapt(tmp_path, model).adaptation is not None
+    adapt.install(tmp_path, model)
+    assert [learned.read(frame, expected=4) for frame, _ in trays] == before
