@@ -13,7 +13,9 @@ the command's choice ("best"), and the set's held-out images (never in any examp
 scored as `companion dice bench --held-out` scores them: rolls hands-free, silent errors,
 proposals right, per die. The played rolls are all read by the shipped model (an owner's
 table re-adapts as it goes, so later rolls would keep fewer examples). Slow: each set is
-read 1 + 3 x 3 times (a few minutes per reader on two cores).
+read 1 + 3 x 3 times (a few minutes per reader on two cores). `--reader detector` plays the
+owner with the learned detector, which keeps reading with the shipped classifier (see
+companion/dice/detector.py): its figures stay the shipped ones.
 """
 
 from __future__ import annotations
