@@ -7,9 +7,9 @@ what was fitted with them: the softmax temperature that calibrates the probabili
 probability a die must reach to be read hands-free (a lower one when the pip search read the
 same face for sure).
 
-An owner's adaptation (`companion.dice.adapt`: the last layer fitted to this table's dice)
-shares the probability of a face among the faces when one is adopted; the rest of the network,
-and its chances of "no die" and "cocked", are the shipped model's.
+An owner's adaptation (`companion.dice.adapt`: the last layer fitted to this table's dice),
+when one is adopted, shares the probability of a face among the faces anew and makes dice
+like the owner's surer to be dice; the rest of the network is the shipped model's.
 """
 
 from __future__ import annotations
