@@ -9,7 +9,9 @@ wrong.
 Rolls a person confirmed or corrected, and the calibration rolls, are also kept as labelled
 examples of the owner's dice: one small NPZ per die in `DATA_DIR/dice-examples/` with the
 die's picture (CROP_SIDE pixels square, the die and a margin around it, BGR), the face the
-table gave it, the face the camera read and how sure the camera was. A die whose face the
+table gave it, the face the camera read and how sure the camera was. The picture is cut as
+the face classifier cuts a die (`companion.dice.faceclass.crop`), so the adaptation
+(`companion.dice.adapt`) sees the owner's dice as the reader does. A die whose face the
 correction leaves ambiguous (two dice read wrong in one roll) is not kept: a wrong label
 teaches worse than none. Only the newest MAX_EXAMPLES files stay.
 
@@ -26,7 +28,7 @@ import logging
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -41,7 +43,6 @@ EXAMPLES_DIR = "dice-examples"
 MAX_ROLLS = 500
 MAX_EXAMPLES = 2000
 CROP_SIDE = 48  # pixels
-CROP_MARGIN = 0.25  # of the die's box on every side
 RECENT_ROLLS = 50
 RECENT_GAMES = 5
 WRONG_SHOWN = 5
@@ -86,19 +87,15 @@ def labelled(dice: Sequence[Any], entered: Sequence[int]) -> list[tuple[Any, int
 
 
 def die_picture(view: Any, box: Sequence[int]) -> Any:
-    """The die in `box` (x1, y1, x2, y2) with a margin, CROP_SIDE pixels square."""
-    import cv2
-    import numpy as np
+    """The die in `box` (x1, y1, x2, y2) with a margin, CROP_SIDE pixels square: the part of
+    the picture the face classifier reads."""
+    import math
+
+    from companion.dice import faceclass
 
     x1, y1, x2, y2 = box
-    pad = CROP_MARGIN * max(x2 - x1, y2 - y1)
-    h, w = view.shape[:2]
-    left, top = max(int(x1 - pad), 0), max(int(y1 - pad), 0)
-    right, bottom = min(int(x2 + pad) + 1, w), min(int(y2 + pad) + 1, h)
-    part = view[top:bottom, left:right]
-    if part.size == 0:
-        return np.zeros((CROP_SIDE, CROP_SIDE, 3), np.uint8)
-    return cv2.resize(part, (CROP_SIDE, CROP_SIDE), interpolation=cv2.INTER_AREA)
+    edge = max(math.sqrt(max(x2 - x1, 1) * max(y2 - y1, 1)), 4.0)
+    return faceclass.crop(view, ((x1 + x2) / 2, (y1 + y2) / 2), edge, side=CROP_SIDE)
 
 
 class DiceRecord:
@@ -113,6 +110,8 @@ class DiceRecord:
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="dice-record")
         self._failed: str | None = None
         self._next = 0
+        # told how many labelled dice were just kept, on the writer's thread (the learner)
+        self.on_kept: Callable[[int], None] | None = None
 
     def _load(self) -> list[RollOutcome]:
         try:
@@ -199,6 +198,8 @@ class DiceRecord:
             if not self._guarded(lambda n=name, b=buffer: self._write(n, b.getvalue())):
                 return
         self._prune()
+        if examples and self.on_kept is not None:
+            self.on_kept(len(examples))
 
     def _write(self, name: str, data: bytes) -> None:
         write_atomically(self.examples / name, data, mode=0o644)

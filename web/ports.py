@@ -52,8 +52,9 @@ class CameraPreview(Protocol):
 
 class CameraRecord(Protocol):
     def summary(self) -> dict[str, Any]:
-        """How the camera did at this table: hands-free rates of the last rolls and games, and
-        the last rolls a person corrected."""
+        """How the camera did at this table: hands-free rates of the last rolls and games, the
+        last rolls a person corrected, and what the reader learnt from (`learnt`: how many of
+        this table's dice and when, or None)."""
         ...
 
 

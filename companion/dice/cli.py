@@ -49,6 +49,27 @@ def register(subparsers) -> None:
     _reader_option(bn)
     bn.set_defaults(func=cmd_bench)
 
+    ad = sub.add_parser(
+        "adapt",
+        help="adapt the face classifier to the owner's dice kept in the data directory",
+        description=(
+            "Fit the face classifier's last layer to the dice the table confirmed, corrected "
+            "or calibrated with (DATA_DIR/dice-examples), print how each way of fitting reads "
+            "them by cross-validation, and keep the best in DATA_DIR/dice-adapted.npz when it "
+            "beats the shipped model. The running companion does this by itself."
+        ),
+    )
+    ad.add_argument(
+        "--data-dir", type=Path, help="the companion's data directory (default: its own)"
+    )
+    ad.add_argument(
+        "--method",
+        choices=("best", "last-layer", "prototypes"),
+        default="best",
+        help="the way of fitting (default: whichever reads the examples best)",
+    )
+    ad.set_defaults(func=cmd_adapt)
+
 
 READERS = ("pip-search", "detector")
 
@@ -251,3 +272,34 @@ def format_table(summaries: list[dict]) -> str:
             f"{s['ms_p50']:>7.1f} {s['ms_p95']:>7.1f}"
         )
     return "\n".join(lines)
+
+
+def cmd_adapt(args) -> int:
+    from companion.atomic_file import SaveError
+    from companion.dice import adapt
+    from companion.dice.network import ModelError
+
+    data_dir = args.data_dir
+    if data_dir is None:
+        from companion.config import Config
+
+        data_dir = Config().resolved_data_dir()
+    examples = data_dir / adapt.EXAMPLES_DIR
+    if not any(examples.glob("*.npz")):
+        print(
+            f"companion dice adapt: no examples of the owner's dice in {examples} (the table "
+            "keeps them from calibration and from rolls it confirms or corrects); nothing "
+            "changed",
+            file=sys.stderr,
+        )
+        return 1
+    methods = adapt.METHODS if args.method == "best" else (args.method,)
+    try:
+        report = adapt.adapt(data_dir, methods=methods)
+    except (ModelError, SaveError) as exc:
+        print(f"companion dice adapt: {exc}", file=sys.stderr)
+        return 1
+    print("\n".join(report.lines()))
+    if report.adaptation is not None:
+        print(f"wrote {data_dir / adapt.ADAPTED_NAME} (the companion reads with it when it starts)")
+    return 0

@@ -6,6 +6,10 @@ OpenCV's `dnn`, so the Pi needs nothing it does not already have. `model/faces.j
 what was fitted with them: the softmax temperature that calibrates the probabilities and the
 probability a die must reach to be read hands-free (a lower one when the pip search read the
 same face for sure).
+
+An owner's adaptation (`companion.dice.adapt`: the last layer fitted to this table's dice),
+when one is adopted, shares the probability of a face among the faces anew and makes dice
+like the owner's surer to be dice; the rest of the network is the shipped model's.
 """
 
 from __future__ import annotations
@@ -30,23 +34,25 @@ CROP = 40  # side of the canonical crop, in pixels
 SPAN = 1.5  # the crop's side, in die edges: the die and a little of what is around it
 
 
-def crop(frame: np.ndarray, centre: tuple[float, float], size: float) -> np.ndarray:
-    """The CROP x CROP BGR patch centred on `centre`, SPAN die edges of `size` pixels across
-    (the frame's edge pixels repeated where the patch leaves the frame)."""
+def crop(
+    frame: np.ndarray, centre: tuple[float, float], size: float, side: int = CROP
+) -> np.ndarray:
+    """The `side` x `side` (CROP by default) BGR patch centred on `centre`, SPAN die edges
+    of `size` pixels across (the frame's edge pixels repeated where the patch leaves it)."""
     half = max(SPAN * size / 2, 2.0)
     h, w = frame.shape[:2]
     x1, y1 = math.floor(centre[0] - half), math.floor(centre[1] - half)
     x2, y2 = math.ceil(centre[0] + half), math.ceil(centre[1] + half)
     part = frame[max(y1, 0) : min(y2, h), max(x1, 0) : min(x2, w)]
     if part.size == 0:
-        return np.zeros((CROP, CROP, 3), np.uint8)
+        return np.zeros((side, side, 3), np.uint8)
     if x1 < 0 or y1 < 0 or x2 > w or y2 > h:
         part = cv2.copyMakeBorder(
             part, max(-y1, 0), max(y2 - h, 0), max(-x1, 0), max(x2 - w, 0), cv2.BORDER_REPLICATE
         )
-    shrink = part.shape[1] > CROP
+    shrink = part.shape[1] > side
     return cv2.resize(
-        part, (CROP, CROP), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
+        part, (side, side), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR
     )
 
 
@@ -79,16 +85,44 @@ class FaceModel:
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ModelError(f"dice face model settings {settings} cannot be read: {exc}") from exc
         self._lock = threading.Lock()  # one network, its buffers shared: one read at a time
+        self._head: tuple[str, np.ndarray, np.ndarray] | None = None
+        # The owner's adaptation in use (swapped whole, so a read sees one or the other).
+        self.adaptation = None
 
-    def probabilities(self, crops: np.ndarray) -> np.ndarray:
-        """N x CROP x CROP x 3 uint8 crops -> N x 8 probabilities (CLASSES' order)."""
+    def probabilities(self, crops: np.ndarray, adapted: bool = True) -> np.ndarray:
+        """N x CROP x CROP x 3 uint8 crops -> N x 8 probabilities (CLASSES' order): the
+        owner's adaptation's when there is one, unless `adapted` is False."""
         if len(crops) == 0:
             return np.zeros((0, len(CLASSES)), np.float32)
+        adaptation = self.adaptation if adapted else None
+        if adaptation is not None:
+            features = self.features(crops)
+            weights, bias = self.head()
+            shipped = network.probabilities(features @ weights.T + bias, self.settings.temperature)
+            return adaptation.probabilities(features, shipped)
         x = normalised(crops)
         with self._lock:
             self.net.setInput(x)
             logits = self.net.forward().reshape(len(crops), len(CLASSES)).astype(np.float64)
         return network.probabilities(logits, self.settings.temperature)
+
+    def head(self) -> tuple[np.ndarray, np.ndarray]:
+        """The shipped last layer: weights (8 x features) and bias."""
+        return self._last_dense()[1:]
+
+    def features(self, crops: np.ndarray) -> np.ndarray:
+        """N x CROP x CROP x 3 uint8 crops -> what the last layer reads (N x features)."""
+        name = self._last_dense()[0]
+        with self._lock:
+            self.net.setInput(normalised(crops))
+            return self.net.forward(name).reshape(len(crops), -1).astype(np.float64)
+
+    def _last_dense(self) -> tuple[str, np.ndarray, np.ndarray]:
+        if self._head is None:
+            probe = np.random.default_rng(0).integers(0, 256, (4, CROP, CROP, 3), np.uint8)
+            with self._lock:
+                self._head = network.last_dense(self.net, normalised(probe), len(CLASSES))
+        return self._head
 
 
 @lru_cache(maxsize=1)

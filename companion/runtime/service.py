@@ -364,9 +364,11 @@ class Service:
         watch = None
         if self.camera is not None:
             watch = tray_watcher(self.profile.current, fps=config.camera.fps)
+        from companion.dice_learning import DiceLearner
         from companion.dice_record import DiceRecord
 
         self.dice_record = DiceRecord(self.data_dir)
+        self.dice_learner = DiceLearner(self.dice_record)
         self.rolls = RollWatcher(
             self.table, watch, auto_submit=config.dice.auto_submit, record=self.dice_record
         )
@@ -476,7 +478,7 @@ class Service:
             names=[f"{self.config.mdns.name}.local"] if self.config.mdns.enabled else [],
             fixed_seeds=self._fixed_seeds,
         )
-        sim.install(app, service_ports(self.health, self.rolls, self.dice_record, self.simulator))
+        sim.install(app, service_ports(self.health, self.rolls, self.dice_learner, self.simulator))
         self._attach_calibration(app)
         self.access = app.extensions["companion"].access
         web = self.config.web
@@ -484,15 +486,16 @@ class Service:
 
     def _attach_calibration(self, app: Any) -> None:
         """Calibration works on raw frames and writes the profile this service reads."""
-        from calibration.session import CalibrationSession
+        from calibration.session import DICE_ROLLS, CalibrationSession
         from web.calibration import attach
 
+        def calibration_roll(view: Any, faces: list[int]) -> None:
+            self.dice_record.calibration_roll(view, faces, self.profile.current().dice)
+            if len(session.rolls) >= DICE_ROLLS:  # the dice are calibrated: learn them
+                self.dice_learner.request()
+
         session = CalibrationSession(
-            self.data_dir,
-            profile_path=self.profile.path,
-            on_roll=lambda view, faces: self.dice_record.calibration_roll(
-                view, faces, self.profile.current().dice
-            ),
+            self.data_dir, profile_path=self.profile.path, on_roll=calibration_roll
         )
         self.calibration = attach(
             app,
@@ -646,6 +649,7 @@ class Service:
         self.web.stop(wait=True)  # ends the event streams first
         if self.camera_worker is not None:
             self.camera_worker.stop()
+        self.dice_learner.close()
         self.dice_record.close()
         if self.simulator is not None:
             self.simulator.close()

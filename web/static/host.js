@@ -212,11 +212,19 @@
     const key = JSON.stringify(record || null);
     if (key === shownRecord) return;
     shownRecord = key;
-    $("camera-record").hidden = !record || !record.recent.rolls;
-    if (!record || !record.recent.rolls) return;
+    const learnt = record && record.learnt;
+    $("camera-record").hidden = !record || (!record.recent.rolls && !learnt);
+    if (!record) return;
+    $("camera-learnt").hidden = !learnt;
+    if (learnt) {
+      const when = new Date(learnt.at * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+      $("camera-learnt").textContent =
+        `The reader has learnt from ${learnt.dice} of this table's dice (${when}).`;
+    }
     const recent = record.recent;
-    $("camera-recent").textContent =
-      `Hands-free: ${recent.hands_free} of the last ${recent.rolls} rolls (${percent(recent)}).`;
+    $("camera-recent").textContent = recent.rolls
+      ? `Hands-free: ${recent.hands_free} of the last ${recent.rolls} rolls (${percent(recent)}).`
+      : "";
     $("camera-games").replaceChildren(...record.games.map((g, i) => el("li", {},
       `${i === 0 ? "Latest game" : `${i} game${i > 1 ? "s" : ""} before`}: ${percent(g)} of ${g.rolls} rolls hands-free`)));
     $("camera-wrong-title").hidden = !record.wrong.length;
