@@ -47,6 +47,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 OUT = Path(__file__).resolve().parents[1] / "companion" / "dice" / "model"
 HELD_OUT_FIGURES = ("images", "hands_free_rate", "silent_error_rate", "proposal_right_rate")
 MISSCALED = (0.65, 1.55)  # a place this much smaller or bigger than its die is not it
+LEARNT_FINDS = 0.2  # the detector's places learnt from are at least this likely (its `maybe`)
 WIDE = math.ceil(faceclass.CROP * math.sqrt(2))  # a crop's diagonal: room to turn it
 
 
@@ -153,16 +154,16 @@ def _proposals(frame, expected, profile) -> list:
     return [(d.centre, die_size(d)) for d in propose(frame, profile, expected).dice]
 
 
-def _finds(det, frame) -> list:
-    """(centre, size) of each place the detector finds a die likely enough to be read."""
-    return [(f.centre, f.size) for f in det.locate(frame) if f.presence >= det.settings.maybe]
+def _finds(det, frame, lowest: float = detector.LOWEST) -> list:
+    """(centre, size) of each place the detector finds a die at least `lowest` likely."""
+    return [(f.centre, f.size) for f in det.locate(frame) if f.presence >= lowest]
 
 
 def _read_places(frame, expected, boxes, classes, edges, profile, det, rng, copies):
     """Crops of the dice both readers propose, labelled, and each labelled die's edge as
     the detector found it (by index)."""
     proposed = _proposals(frame, expected, profile)
-    found = _finds(det, frame)
+    found = _finds(det, frame, LEARNT_FINDS)
     labels = _labelled_by(proposed, boxes, classes, edges)
     xs, ys = _place_crops(frame, proposed, labels, rng, copies)
     labels = _labelled_by(found, boxes, classes, edges)
@@ -419,13 +420,13 @@ def _read_crops(rolls):
     for items in rolls.values():
         for _, frame, boxes, classes, kind, proposed, found, _ in items:
             edges = _edges([(0, b) for b in boxes], kind)
-            places = [(d.centre, die_size(d)) for d in proposed] + found
-            for (c, size), label in zip(
-                places, _labelled_by(places, boxes, classes, edges), strict=True
-            ):
-                if label is not None:
-                    crops.append(faceclass.crop(frame, c, size))
-                    labels.append(label)
+            for places in ([(d.centre, die_size(d)) for d in proposed], found):
+                for (c, size), label in zip(
+                    places, _labelled_by(places, boxes, classes, edges), strict=True
+                ):
+                    if label is not None:
+                        crops.append(faceclass.crop(frame, c, size))
+                        labels.append(label)
     return crops, np.array(labels)
 
 
@@ -594,7 +595,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("sets", nargs="+", type=Path, help="labelled photo sets")
     ap.add_argument("--synthetic", type=int, default=600, help="rendered trays to train on")
-    ap.add_argument("--epochs", type=int, default=14)
+    ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--max-silent", type=float, default=0.002)
