@@ -122,12 +122,14 @@ class Detector:
         """The dice in a BGR frame, searched at the scale that brings them to `DIE` pixels:
         `die_size` (the calibrated die edge in frame pixels) when known, else the scale a
         first coarse pass finds them at; their faces scored as the settings say."""
-        found = self._located(frame, die_size)
+        found = self.locate(frame, die_size)
         if self.settings.faces == "classifier":
             return classified(frame, [f for f in found if f.presence >= self.settings.maybe])
         return found
 
-    def _located(self, frame: np.ndarray, die_size: float | None) -> list[Found]:
+    def locate(self, frame: np.ndarray, die_size: float | None = None) -> list[Found]:
+        """The dice in a BGR frame as `find` locates them, with the detector's own face
+        scores (what the face classifier is trained to read)."""
         longest = max(frame.shape[:2])
         if die_size:
             return self.found_at(frame, _factor(DIE / die_size, longest))
