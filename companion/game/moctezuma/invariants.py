@@ -50,7 +50,7 @@ class Watcher:
     clock, a copy of every deck, of every hand and of the drawn cards, the kept cards by
     temple, each temple's cards as dealt and the chits as dealt (space -> face)."""
 
-    __slots__ = ("clock", "decks", "drawn", "faces", "hands", "held", "kept", "limit")
+    __slots__ = ("clock", "decks", "drawn", "faces", "hands", "held", "kept", "limit", "source")
 
     def __init__(self) -> None:
         self.clock: tuple[int, int, bool] | None = None  # set by the first check
@@ -68,15 +68,52 @@ class Watcher:
         if not acting.record.chits.items() <= self.faces:
             _records(state.seats, self.faces)
         explore = state.explore
-        if explore is not None and explore["seat"] != state.turn:
-            _fail("only the acting player explores", f"{explore['seat']} vs {state.turn}")
-        # Compared with the copies in C: a card that moved anywhere sends it to `_cards`.
+        if explore is not None:
+            if explore["seat"] != state.turn:
+                _fail("only the acting player explores", f"{explore['seat']} vs {state.turn}")
+            if self.drawn is None:
+                self._drew(state, explore)
+        elif self.drawn is not None:
+            self._chose(state)
+        # Compared with the copies in C: a card moved any other way sends it to `_cards`.
         if (
             state.decks != self.decks
             or self.hands != self.held
             or (explore and explore["cards"]) != self.drawn
         ):
             self._cards(state, set())
+
+    def _drew(self, state: MoctezumaState, explore: dict) -> None:
+        """An Explore drew cards: when they are the top of the temple's deck as it was, the
+        temple holds what it held, and the copies follow."""
+        temple, drawn = explore["temple"], explore["cards"]
+        deck = state.decks[temple]
+        if deck + drawn[::-1] == self.decks[temple]:
+            self.decks[temple] = deck[:]
+            self.drawn, self.source = drawn[:], temple
+
+    def _chose(self, state: MoctezumaState) -> None:
+        """The drawn cards are gone: when they are under their deck, bar at most one treasure
+        now last in the acting player's hand, the temple holds what it held (MOCT-EXPL-1),
+        and the copies follow."""
+        temple = self.source
+        deck, before = state.decks[temple], self.decks[temple]
+        back = len(deck) - len(before)
+        hand, held = self.hands[state.turn], self.held[state.turn]
+        returned = deck[:back]
+        if hand != held:
+            if len(hand) != len(held) + 1 or hand[:-1] != held or hand[-1][0] != temple:
+                return
+            points = hand[-1][1]
+            if not isinstance(points, int):
+                return
+            returned.append(points)
+        if deck[back:] == before and sorted(map(_RANK, returned)) == sorted(map(_RANK, self.drawn)):
+            self.decks[temple] = deck[:]
+            if hand != held:
+                held.append(hand[-1])
+                self.kept[temple].append(points)
+            self.drawn = None
 
     def _start(self, state: MoctezumaState) -> None:
         self.faces = dict(enumerate(state.hidden["chits"])).items()
@@ -134,7 +171,7 @@ class Watcher:
         if explore is None:
             self.drawn = None
         elif explore["cards"] != self.drawn:
-            self.drawn = explore["cards"][:]
+            self.drawn, self.source = explore["cards"][:], explore["temple"]
             changed.add(explore["temple"])
         for temple in changed:
             self._temple(state, temple)
