@@ -68,21 +68,19 @@ def validate(state: MoctezumaState, command: Command) -> list[Event]:
     raise RuleError("First keep one of the cards you drew.", "MOCT-EXPL-1")
 
 
-def _sized(args: Any, kind: str) -> int:
-    size = args.get("size")
-    if size.__class__ is not int or size not in COSTS:
-        raise RuleError(
-            "Say how many: 2 (2 action points) or 5 (3 action points).",
-            "MOCT-RES-1" if kind == "research" else "MOCT-EXPL-1",
-        )
-    return size
+# The checks every action makes are written out where they are made (a simulated game makes
+# them hundreds of times); these are their refusals.
+def _bad_size(kind: str) -> RuleError:
+    return RuleError(
+        "Say how many: 2 (2 action points) or 5 (3 action points).",
+        "MOCT-RES-1" if kind == "research" else "MOCT-EXPL-1",
+    )
 
 
-def _spend(state: MoctezumaState, cost: int) -> None:
-    if cost > state.points:
-        raise RuleError(
-            f"That takes {cost} action points; {state.points} left this turn.", "MOCT-TURN-1"
-        )
+def _too_dear(state: MoctezumaState, cost: int) -> RuleError:
+    return RuleError(
+        f"That takes {cost} action points; {state.points} left this turn.", "MOCT-TURN-1"
+    )
 
 
 def _after_spending(state: MoctezumaState, seat: int, cost: int) -> list[Event]:
@@ -99,17 +97,21 @@ def _move(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
         raise RuleError(
             f"{place_name(to).capitalize()} is not next to {place_name(here)}.", "MOCT-MOVE-1"
         )
-    _spend(state, 1)
+    if state.points < 1:
+        raise _too_dear(state, 1)
     moved = {"type": "moved", "seat": seat, "to": to}
     return [moved, *_end_turn(state, seat)] if state.points == 1 else [moved]
 
 
 def _research(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
-    size = _sized(args, "research")
+    size = args.get("size")
+    if size.__class__ is not int or size not in COSTS:
+        raise _bad_size("research")
     if state.seats[seat].at != LIBRARY:
         raise RuleError("Research the kings at the Library.", "MOCT-RES-1")
     cost = COSTS[size]
-    _spend(state, cost)
+    if cost > state.points:
+        raise _too_dear(state, cost)
     chits = args.get("chits")
     down = face_down(state)
     want = min(size, len(down))
@@ -131,12 +133,15 @@ def _research(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
 
 
 def _explore(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
-    size = _sized(args, "explore")
+    size = args.get("size")
+    if size.__class__ is not int or size not in COSTS:
+        raise _bad_size("explore")
     temple = state.seats[seat].at
     if temple == LIBRARY:
         raise RuleError("Explore at a temple, not at the Library.", "MOCT-EXPL-1")
     cost = COSTS[size]
-    _spend(state, cost)
+    if cost > state.points:
+        raise _too_dear(state, cost)
     deck = state.decks[temple]
     cards = deck[: -size - 1 : -1]  # MOCT-EXPL-3: a short deck gives what it has
     events: list[Event] = [
