@@ -1,16 +1,18 @@
 """Facts that hold in every reachable state; a check raises AssertionError naming the broken one.
 
 Used after every command by the property tests and `companion simulate --game moctezuma`, so
-it is kept cheap. A `Watcher` checks one game's states in turn and keeps what it saw, so that
-each check goes card by card only through what changed. Every check looks at the action
-points, the positions, the acting player's record sheet, and two fingerprints: the clock
-(chits turned, round, whether the game is over) and the card counts (each deck, each hand,
-the drawn cards). Only when a fingerprint differs from the previous check's are its rules
-checked: the chits and rounds, or the count of 120 cards, the hands (that they only grow and
-hold no name card) and the temples whose cards moved. A temple is checked by comparing its
-cards, sorted, with the 12 it was dealt (the watcher keeps each temple's kept cards, added to
-as hands grow, so no hand is gone through again). The first check and the check of a
-finished game take nothing on trust: every temple and every record sheet.
+it is kept cheap. A `Watcher` checks one game's states in turn and keeps copies of what it
+saw, so that each check goes card by card only through what changed. Every check looks at the
+action points, the acting player's position and record sheet (the only ones a command moves
+or fills), and compares in C the decks, the hands and the drawn cards with its copies: a card
+moved, lost or changed anywhere shows at once. A change is then checked for what it is: an
+Explore's cards must be the top of the deck as it was, a Keep's the drawn cards, bar the one
+kept, now under the deck (MOCT-EXPL-1); any other change has its hands checked (they only
+grow and never hold a name card) and its temples' 12 cards counted by rank (the watcher
+keeps each temple's kept cards, so no hand is gone through again). When the clock (chits
+turned, round, game over) moves, its rules are checked, with every position once a round.
+The first check and the check of a finished game take nothing on trust: every temple and
+every record sheet.
 """
 
 from __future__ import annotations
@@ -47,8 +49,8 @@ def _fail(name: str, detail: str) -> None:
 
 class Watcher:
     """Checks the states of one game in turn (call it with each); keeps what it last saw: the
-    clock, a copy of every deck, of every hand and of the drawn cards, the kept cards by
-    temple, each temple's cards as dealt and the chits as dealt (space -> face)."""
+    clock, a copy of every deck, of every hand and of the drawn cards (with their temple), the
+    kept cards by temple and the chits as dealt (space -> face)."""
 
     __slots__ = ("clock", "decks", "drawn", "faces", "hands", "held", "kept", "limit", "source")
 
