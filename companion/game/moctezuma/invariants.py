@@ -67,7 +67,8 @@ class Watcher:
         acting = state.seats[state.turn]
         if acting.at not in _PLACES:
             _positions(state.seats)
-        if not acting.record.chits.items() <= self.faces:
+        chits = acting.record.chits  # empty on most sheets: random players seldom research
+        if chits and not chits.items() <= self.faces:
             _records(state.seats, self.faces)
         explore = state.explore
         if explore is not None:
