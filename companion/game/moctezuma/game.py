@@ -87,15 +87,16 @@ class MoctezumaGame:
         """The acting seat's commands (what `legal` offers it) and their cumulative weights,
         for random play: made once for each case, as `legal`'s are. Random play spends its
         points rather than ending turns early or moving about."""
+        if state.explore is not None:
+            return _choosing(state.turn, tuple(map(type, state.explore["cards"])))
         if state.over:
             return (), ()
         seat = state.turn
-        if state.explore is not None:
-            return _choosing(seat, tuple(map(type, state.explore["cards"])))
         here = state.seats[seat].at
-        return _turn(
-            seat, here, min(state.points, 3), _can(state, here), state.options["temple_ring"]
-        )
+        points = state.points
+        # `_can` and min(points, 3) written out: this runs before every command.
+        can = state.turned < len(state.spaces) if here == rules.LIBRARY else state.decks[here] != []
+        return _turn(seat, here, points if points < 3 else 3, can, state.options["temple_ring"])
 
     # The commands whose values `random_args` fills: the rest are played as the menu has them.
     random_fills: ClassVar[frozenset[str]] = frozenset({"research", "note"})

@@ -1,24 +1,27 @@
 """Facts that hold in every reachable state; a check raises AssertionError naming the broken one.
 
 Used after every command by the property tests and `companion simulate --game moctezuma`, so
-it is kept cheap. A `Watcher` checks one game's states in turn and keeps what it saw, so that
-each check counts card by card only what changed: the points, round, chits turned, positions,
-the acting player's record sheet and the count of 120 cards are checked whole every time; a
-temple's cards when its deck or its kept cards changed since the previous check (the watcher
-keeps each temple's kept cards, added to as hands grow, so no hand is gone through again). Its
-first check and the check of a finished game take nothing on trust: every temple and every
-record sheet. The comparisons run in built-ins (map, compress), not Python loops.
+it is kept cheap. A `Watcher` checks one game's states in turn and keeps copies of what it
+saw, so that each check goes card by card only through what changed. Every check looks at the
+action points, the acting player's position and record sheet (the only ones a command moves
+or fills), and compares in C the decks, the hands and the drawn cards with its copies: a card
+moved, lost or changed anywhere shows at once. A change is then checked for what it is: an
+Explore's cards must be the top of the deck as it was, a Keep's the drawn cards, bar the one
+kept, now under the deck (MOCT-EXPL-1); any other change has its hands checked (they only
+grow and never hold a name card) and its temples' 12 cards counted by rank (the watcher
+keeps each temple's kept cards, so no hand is gone through again). When the clock (chits
+turned, round, game over) moves, its rules are checked, with every position once a round.
+The first check and the check of a finished game take nothing on trust: every temple and
+every record sheet.
 """
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import attrgetter, ne
+from operator import attrgetter
 
-from companion.game.moctezuma.hidden import TREASURES
+from companion.game.moctezuma.hidden import CLUE, NAME_CARDS, TREASURES
 from companion.game.moctezuma.state import POINTS, MoctezumaState
 
-_TREASURES = sorted(TREASURES)
 _CARDS = 10 * (len(TREASURES) + 1)
 _KEPT = attrgetter("kept")
 _AT = attrgetter("at")
@@ -26,83 +29,194 @@ _PLACES = frozenset(range(11))  # the Library and the 10 temples
 _TEMPLES = range(1, 11)
 
 
+class _Ranks(dict):
+    """A card's rank for sorting a temple's cards: a treasure its points, a name card 9, any
+    other thing -1 (so that it shows)."""
+
+    def __missing__(self, card: object) -> int:
+        return -1
+
+
+_RANK = _Ranks(
+    {points: points for points in TREASURES} | {name: 9 for name in NAME_CARDS}
+).__getitem__
+_DEALT = sorted(map(_RANK, (*TREASURES, CLUE)))  # a temple's 12 cards, ranked
+
+
 def _fail(name: str, detail: str) -> None:
     raise AssertionError(f"invariant {name!r} broken: {detail}")
 
 
 class Watcher:
-    """Checks the states of one game in turn (call it with each); keeps what may only move one
-    way, the decks' sizes, the kept cards by temple, and the chits as dealt (space -> face)."""
+    """Checks the states of one game in turn (call it with each); keeps what it last saw: the
+    clock, a copy of every deck, of every hand and of the drawn cards (with their temple), the
+    kept cards by temple and the chits as dealt (space -> face)."""
 
-    __slots__ = ("decks", "faces", "held", "kept", "limit", "round", "turned")
+    __slots__ = ("clock", "decks", "drawn", "faces", "hands", "held", "kept", "limit", "source")
 
     def __init__(self) -> None:
-        self.faces: dict[int, str] | None = None  # set by the first check
-
-    def _first(self, state: MoctezumaState) -> None:
-        self.faces = dict(enumerate(state.hidden["chits"]))
-        self.limit = POINTS * 2 if state.options["carry_points"] else POINTS
-        self.round, self.turned = state.round, state.turned
-        self.held = [0] * len(state.seats)  # cards each seat had kept
-        self.decks = [0] * 10  # each temple's deck size, temples 1-10
-        self.kept: list[list[int]] = [[] for _ in range(11)]  # temple -> kept points
+        self.clock: tuple[int, int, bool] | None = None  # set by the first check
 
     def __call__(self, state: MoctezumaState) -> None:
-        turned, over = state.turned, state.over
-        full = over or self.faces is None
-        if self.faces is None:
-            self._first(state)
+        clock = (state.turned, state.round, state.over)
+        if clock != self.clock:
+            self._tick(state, clock)
         if not 0 <= state.points <= self.limit:
             _fail("action points 0-5", f"{state.points} points")
-        if not 0 <= self.turned <= turned <= len(state.spaces):
-            _fail("chits turned 0-15, only growing", f"{self.turned} -> {turned}")
-        if state.round != turned + 1 and not over:
-            _fail("one chit turned a round", f"round {state.round}, {turned} chits turned")
-        if state.round < self.round:
-            _fail("the round only grows", f"{self.round} -> {state.round}")
+        # The acting player's researcher and sheet, the only ones a command moves or fills.
+        acting = state.seats[state.turn]
+        if acting.at not in _PLACES:
+            _positions(state.seats)
+        chits = acting.record.chits  # empty on most sheets: random players seldom research
+        if chits and not chits.items() <= self.faces:
+            _records(state.seats, self.faces)
+        explore = state.explore
+        if explore is not None:
+            if explore["seat"] != state.turn:
+                _fail("only the acting player explores", f"{explore['seat']} vs {state.turn}")
+            if self.drawn is None:
+                self._drew(state, explore)
+        elif self.drawn is not None:
+            self._chose(state)
+        # Compared with the copies in C: a card moved any other way sends it to `_cards`.
+        if (
+            state.decks != self.decks
+            or self.hands != self.held
+            or (explore and explore["cards"]) != self.drawn
+        ):
+            self._cards(state, set())
+
+    def _drew(self, state: MoctezumaState, explore: dict) -> None:
+        """An Explore drew cards: when they are the top of the temple's deck as it was, the
+        temple holds what it held, and the copies follow."""
+        temple, drawn = explore["temple"], explore["cards"]
+        deck = state.decks[temple]
+        if deck + drawn[::-1] == self.decks[temple]:
+            self.decks[temple] = deck[:]
+            self.drawn, self.source = drawn[:], temple
+
+    def _chose(self, state: MoctezumaState) -> None:
+        """The drawn cards are gone: when they are under their deck, bar at most one treasure
+        now last in the acting player's hand, the temple holds what it held (MOCT-EXPL-1),
+        and the copies follow."""
+        temple = self.source
+        deck, before = state.decks[temple], self.decks[temple]
+        back = len(deck) - len(before)
+        hand, held = self.hands[state.turn], self.held[state.turn]
+        returned = deck[:back]
+        if hand != held:
+            if len(hand) != len(held) + 1 or hand[:-1] != held or hand[-1][0] != temple:
+                return
+            points = hand[-1][1]
+            if not isinstance(points, int):
+                return
+            returned.append(points)
+        if deck[back:] == before and sorted(map(_RANK, returned)) == sorted(map(_RANK, self.drawn)):
+            self.decks[temple] = deck[:]
+            if hand != held:
+                held.append(hand[-1])
+                self.kept[temple].append(points)
+            self.drawn = None
+
+    def _start(self, state: MoctezumaState) -> None:
+        self.faces = dict(enumerate(state.hidden["chits"])).items()
+        self.limit = POINTS * 2 if state.options["carry_points"] else POINTS
+        self.kept: list[list[int]] = [[] for _ in range(11)]  # temple -> kept points
+        self.decks = {temple: [] for temple in _TEMPLES}
+        self.held = [[] for _ in state.seats]  # each hand as it was
+        self.drawn = None
+
+    def _tick(self, state: MoctezumaState, clock: tuple[int, int, bool]) -> None:
+        """The clock moved (a chit turned, the game ended) or this is the first check."""
+        first = self.clock is None
+        if first:
+            self._start(state)
+            self.clock = (0, 1, False)
+        turned, round_, over = clock
+        if not 0 <= self.clock[0] <= turned <= len(state.spaces):
+            _fail("chits turned 0-15, only growing", f"{self.clock[0]} -> {turned}")
+        if round_ != turned + 1 and not over:
+            _fail("one chit turned a round", f"round {round_}, {turned} chits turned")
+        if round_ < self.clock[1]:
+            _fail("the round only grows", f"{self.clock[1]} -> {round_}")
         if over and state.result is None:
             _fail("a finished game is scored", "no result")
-        self.round, self.turned = state.round, turned
+        self.clock = clock
         seats = state.seats
-        if not _PLACES.issuperset(map(_AT, seats)):
-            _fail("researchers on the board", f"at {[seat.at for seat in seats]}")
-        explore = state.explore
-        if explore is not None and explore["seat"] != state.turn:
-            _fail("only the acting player explores", f"{explore['seat']} vs {state.turn}")
-        faces = self.faces.items()
-        # Every sheet in a full check; else the acting player's, the only one a command fills.
-        if (
-            not all(seat.record.chits.items() <= faces for seat in seats)
-            if full
-            else (not seats[state.turn].record.chits.items() <= faces)
-        ):
-            _fail("record sheets record what is there", f"{[s.record.chits for s in seats]}")
-        changed = set(_TEMPLES) if full else set()
-        held = list(map(len, map(_KEPT, seats)))
-        if held != self.held:
-            self._hands(seats, held, changed)
-        sizes = list(map(len, state.decks.values()))
-        if sizes != self.decks:
-            changed.update(compress(_TEMPLES, map(ne, sizes, self.decks)))
-            self.decks = sizes
-        drawn = len(explore["cards"]) if explore is not None else 0
-        if sum(held) + drawn + sum(sizes) != _CARDS:
-            _fail("120 temple cards", f"{sum(held)} kept, {drawn} drawn, the rest in the decks")
-        for temple in changed:
-            _temple(state, temple, self.kept[temple])
+        _positions(seats)  # every researcher once a round
+        self.hands = list(map(_KEPT, seats))  # the hands' own lists, compared with `held`
+        if first or over:
+            _records(seats, self.faces)
+            self._cards(state, set(_TEMPLES))
 
-    def _hands(self, seats, held: list[int], changed: set[int]) -> None:
-        """Adds the cards kept since the previous check to `kept`, marking their temples
-        changed: a hand only grows, and never holds a name card (MOCT-EXPL-2)."""
-        for seat, before, now in zip(seats, self.held, held, strict=True):
-            if now < before:
-                _fail("cards kept only grow", f"{seat.name}: {before} -> {now}")
-            for temple, points in seat.kept[before:]:
-                if not isinstance(points, int):
-                    _fail("one name card a temple, never kept", f"temple {temple}: a name card")
-                self.kept[temple].append(points)
-                changed.add(temple)
-        self.held = held
+    def _cards(self, state: MoctezumaState, changed: set[int]) -> None:
+        """Cards moved: hands only grown (their new cards added to `kept`), and every temple
+        whose cards moved (with those in `changed`) holds its 12 cards. A command moves only
+        the acting player's hand and the cards of the temple they stand at: those are looked
+        at first, the rest only when the copies still differ."""
+        acting, hands, held = state.turn, self.hands, self.held
+        if hands[acting] != held[acting]:
+            self._hand(state.seats[acting], hands[acting], held[acting], changed)
+        if hands != held:
+            for seat, hand, before in zip(state.seats, hands, held, strict=True):
+                self._hand(seat, hand, before, changed)
+        decks, copies = state.decks, self.decks
+        here = state.seats[acting].at
+        if here in copies and decks[here] != copies[here]:
+            copies[here] = decks[here][:]
+            changed.add(here)
+        if decks != copies:
+            for temple, deck in decks.items():
+                if deck != copies[temple]:
+                    copies[temple] = deck[:]
+                    changed.add(temple)
+        explore = state.explore
+        if explore is None:
+            self.drawn = None
+        elif explore["cards"] != self.drawn:
+            self.drawn, self.source = explore["cards"][:], explore["temple"]
+            changed.add(explore["temple"])
+        for temple in changed:
+            self._temple(state, temple)
+
+    def _hand(self, seat, hand: list, before: list, changed: set[int]) -> None:
+        """A hand only grows, and never holds a name card (MOCT-EXPL-2)."""
+        if hand[: len(before)] != before:
+            _fail("cards kept only grow", f"{seat.name}: {before} -> {hand}")
+        for temple, points in hand[len(before) :]:
+            if not isinstance(points, int):
+                _fail("one name card a temple, never kept", f"temple {temple}: a name card")
+            self.kept[temple].append(points)
+            changed.add(temple)
+        before[:] = hand
+
+    def _temple(self, state: MoctezumaState, temple: int) -> None:
+        """The temple has its 12 cards somewhere: its deck, a hand, or drawn and awaiting the
+        choice of one to keep (MOCT-SET-2); when not, the cards are counted to say why."""
+        cards = state.decks[temple] + self.kept[temple]
+        explore = state.explore
+        if explore is not None and explore["temple"] == temple:
+            cards += explore["cards"]
+        if sorted(map(_RANK, cards)) == _DEALT:
+            return
+        drawn = len(explore["cards"]) if explore is not None else 0
+        held = sum(map(len, self.hands))
+        if sum(map(len, state.decks.values())) + held + drawn != _CARDS:
+            _fail("120 temple cards", f"{held} kept, {drawn} drawn, the rest in the decks")
+        if list(map(type, cards)).count(str) != 1:
+            _fail("one name card a temple, never kept", f"temple {temple}: {cards}")
+        _fail("11 treasure cards a temple", f"temple {temple}: {cards}")
+
+
+def _positions(seats) -> None:
+    if not _PLACES.issuperset(map(_AT, seats)):
+        _fail("researchers on the board", f"at {[seat.at for seat in seats]}")
+
+
+def _records(seats, faces) -> None:
+    """MOCT-REC-1: every record sheet holds only what is really there."""
+    if not all(seat.record.chits.items() <= faces for seat in seats):
+        _fail("record sheets record what is there", f"{[s.record.chits for s in seats]}")
 
 
 def check(state: MoctezumaState, before: Watcher | None = None) -> Watcher:
@@ -111,18 +225,3 @@ def check(state: MoctezumaState, before: Watcher | None = None) -> Watcher:
     watcher = before if before is not None else Watcher()
     watcher(state)
     return watcher
-
-
-def _temple(state: MoctezumaState, temple: int, kept: list[int]) -> None:
-    """The temple has its 12 cards somewhere: its deck, a hand, or drawn and awaiting the
-    choice of one to keep (MOCT-SET-2)."""
-    cards = state.decks[temple] + kept
-    explore = state.explore
-    if explore is not None and explore["temple"] == temple:
-        cards += explore["cards"]
-    kinds = list(map(type, cards))
-    if kinds.count(str) != 1:
-        _fail("one name card a temple, never kept", f"temple {temple}: {cards}")
-    del cards[kinds.index(str)]
-    if sorted(cards) != _TREASURES:
-        _fail("11 treasure cards a temple", f"temple {temple}: {sorted(cards)}")

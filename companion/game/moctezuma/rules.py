@@ -33,12 +33,22 @@ def adjacent_to(at: int, ring: bool) -> tuple[int, ...]:
     return (LIBRARY, *sorted({at % 10 + 1, (at - 2) % 10 + 1})) if ring else (LIBRARY,)
 
 
+# Place -> the places next to it, without and with `temple_ring`, as sets to look moves up in.
+_NEXT_TO = {ring: [frozenset(adjacent_to(at, ring)) for at in range(11)] for ring in (False, True)}
+
+
 def face_down(state: MoctezumaState) -> list[int]:
     return list(range(state.turned, len(state.spaces)))
 
 
 def validate(state: MoctezumaState, command: Command) -> list[Event]:
     kind, seat, args = command.type, command.seat, command.args
+    # The usual case, the acting player's own command in a game going on, is let through to
+    # its action at once; every other case takes the checks below, in their order.
+    if seat.__class__ is int and seat == state.turn and not state.over:
+        action = (_ACTIONS if state.explore is None else _CHOOSING).get(kind)
+        if action is not None:
+            return action(state, seat, args)
     if kind in HOST_ONLY:
         if seat is not None:
             raise RuleError("Only the host may do that.")
@@ -51,31 +61,26 @@ def validate(state: MoctezumaState, command: Command) -> list[Event]:
         return _note(state, seat, args)
     if state.over:
         raise RuleError("The game is over.", "MOCT-END-1")
-    action = _ACTIONS.get(kind)
-    if action is None:
+    if kind not in _ACTIONS:
         raise RuleError(f"There is no command {kind!r} in Moctezuma's Revenge!.")
     if seat != state.turn:
         raise RuleError(f"It is {state.seats[state.turn].name}'s turn.", "MOCT-TURN-1")
-    if state.explore is not None and kind != "keep":
-        raise RuleError("First keep one of the cards you drew.", "MOCT-EXPL-1")
-    return action(state, seat, args)
+    raise RuleError("First keep one of the cards you drew.", "MOCT-EXPL-1")
 
 
-def _sized(args: Any, kind: str) -> int:
-    size = args.get("size")
-    if size.__class__ is not int or size not in COSTS:
-        raise RuleError(
-            "Say how many: 2 (2 action points) or 5 (3 action points).",
-            "MOCT-RES-1" if kind == "research" else "MOCT-EXPL-1",
-        )
-    return size
+# The checks every action makes are written out where they are made (a simulated game makes
+# them hundreds of times); these are their refusals.
+def _bad_size(kind: str) -> RuleError:
+    return RuleError(
+        "Say how many: 2 (2 action points) or 5 (3 action points).",
+        "MOCT-RES-1" if kind == "research" else "MOCT-EXPL-1",
+    )
 
 
-def _spend(state: MoctezumaState, cost: int) -> None:
-    if cost > state.points:
-        raise RuleError(
-            f"That takes {cost} action points; {state.points} left this turn.", "MOCT-TURN-1"
-        )
+def _too_dear(state: MoctezumaState, cost: int) -> RuleError:
+    return RuleError(
+        f"That takes {cost} action points; {state.points} left this turn.", "MOCT-TURN-1"
+    )
 
 
 def _after_spending(state: MoctezumaState, seat: int, cost: int) -> list[Event]:
@@ -85,24 +90,28 @@ def _after_spending(state: MoctezumaState, seat: int, cost: int) -> list[Event]:
 
 def _move(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
     to = args.get("to")
-    if to.__class__ is not int or not 0 <= to <= 10:
-        raise RuleError("Move to the Library (0) or a temple 1-10.", "MOCT-MOVE-1")
     here = state.seats[seat].at
-    if to not in adjacent_to(here, state.options["temple_ring"]):
+    if to.__class__ is not int or to not in _NEXT_TO[state.options["temple_ring"]][here]:
+        if to.__class__ is not int or not 0 <= to <= 10:
+            raise RuleError("Move to the Library (0) or a temple 1-10.", "MOCT-MOVE-1")
         raise RuleError(
             f"{place_name(to).capitalize()} is not next to {place_name(here)}.", "MOCT-MOVE-1"
         )
-    _spend(state, 1)
+    if state.points < 1:
+        raise _too_dear(state, 1)
     moved = {"type": "moved", "seat": seat, "to": to}
     return [moved, *_end_turn(state, seat)] if state.points == 1 else [moved]
 
 
 def _research(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
-    size = _sized(args, "research")
+    size = args.get("size")
+    if size.__class__ is not int or size not in COSTS:
+        raise _bad_size("research")
     if state.seats[seat].at != LIBRARY:
         raise RuleError("Research the kings at the Library.", "MOCT-RES-1")
     cost = COSTS[size]
-    _spend(state, cost)
+    if cost > state.points:
+        raise _too_dear(state, cost)
     chits = args.get("chits")
     down = face_down(state)
     want = min(size, len(down))
@@ -124,18 +133,21 @@ def _research(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
 
 
 def _explore(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
-    size = _sized(args, "explore")
+    size = args.get("size")
+    if size.__class__ is not int or size not in COSTS:
+        raise _bad_size("explore")
     temple = state.seats[seat].at
     if temple == LIBRARY:
         raise RuleError("Explore at a temple, not at the Library.", "MOCT-EXPL-1")
     cost = COSTS[size]
-    _spend(state, cost)
+    if cost > state.points:
+        raise _too_dear(state, cost)
     deck = state.decks[temple]
     cards = deck[: -size - 1 : -1]  # MOCT-EXPL-3: a short deck gives what it has
     events: list[Event] = [
         {"type": "explored", "seat": seat, "temple": temple, "cost": cost, "cards": cards}
     ]
-    if any(isinstance(c, int) for c in cards):
+    if int in map(type, cards):  # a treasure to keep
         return events
     refund = cost if state.options["refund_empty_explore"] else 0
     events.append(_returned(state, seat, temple, cards, refund))
@@ -214,11 +226,14 @@ def _host(state: MoctezumaState, kind: str, args: Any) -> list[Event]:
     return [{"type": "placed", "seat": player, "at": at}]
 
 
-# A seat's commands in its turn, each with its own checks (`keep` also while choosing).
+# The acting player's commands, each with its own checks; while choosing a card to keep, only
+# these two.
 _ACTIONS = {
     "move": _move,
     "research": _research,
     "explore": _explore,
     "keep": _keep,
     "end_turn": _end_turn,
+    "note": _note,
 }
+_CHOOSING = {"keep": _keep, "note": _note}

@@ -4,6 +4,7 @@ command, then the winning scores."""
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,9 +19,10 @@ class MoctezumaSimulation:
     seats: tuple[int, int] = (2, 6)
     winning: list[int] = field(default_factory=list)
 
-    def checker(self) -> Watcher:
-        """A fresh check for one game, to run after every command."""
-        return Watcher()
+    def checker(self) -> Callable[[MoctezumaState], None]:
+        """A fresh check for one game, to run after every command (the watcher's bound call,
+        spared the lookup of `__call__` every time)."""
+        return Watcher().__call__
 
     def add(self, state: MoctezumaState, commands: list[Any]) -> None:
         """Counts one finished game."""

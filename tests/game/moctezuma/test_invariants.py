@@ -58,6 +58,39 @@ def test_a_lost_card_and_a_card_taken_back_from_a_hand_are_caught():
         check(state, last)
 
 
+def test_the_acting_researcher_off_the_board_is_caught_moct_move_1():
+    """MOCT-MOVE-1: researchers stand on the Library or a temple."""
+    state, last = _midgame()
+    state.seats[state.turn].at = 11
+    with pytest.raises(AssertionError, match="on the board"):
+        check(state, last)
+
+
+def test_a_hand_with_a_card_changed_is_caught():
+    """A kept card stays as it was kept: a hand's card changed in place breaks "cards kept only
+    grow" (the counts alone would not show it)."""
+    state, last = _midgame()
+    seat = next(s for s in state.seats if s.kept)
+    temple, points = seat.kept[0]
+    seat.kept[0] = (temple, points + 1)
+    with pytest.raises(AssertionError, match="only grow"):
+        check(state, last)
+
+
+def test_action_points_and_the_clock_are_checked():
+    """MOCT-TURN-1, MOCT-ROUND-1: points stay 0-5, one chit is turned a round and the round
+    never goes back."""
+    for corrupt, broken in [
+        (lambda s: setattr(s, "points", 6), "action points"),
+        (lambda s: setattr(s, "round", s.round + 1), "one chit turned a round"),
+        (lambda s: setattr(s, "turned", s.turned - 1), "only growing"),
+    ]:
+        state, last = _midgame()
+        corrupt(state)
+        with pytest.raises(AssertionError, match=broken):
+            check(state, last)
+
+
 def test_a_record_sheet_showing_a_wrong_face_is_caught_moct_rec_1():
     """MOCT-REC-1: the record sheet of the acting player holds only what is really there."""
     state, last = _midgame()
@@ -80,14 +113,19 @@ def _corrupt_a_record(state) -> None:
     other.record.chits[14] = "Safe" if state.hidden["chits"][14] == "Cursed" else "Cursed"
 
 
-@pytest.mark.parametrize("corrupt", [_corrupt_a_treasure, _corrupt_a_record])
+def _corrupt_a_position(state) -> None:
+    """A researcher who is not acting put off the board."""
+    state.seats[(state.turn + 1) % len(state.seats)].at = 11
+
+
+@pytest.mark.parametrize("corrupt", [_corrupt_a_treasure, _corrupt_a_record, _corrupt_a_position])
 def test_a_broken_state_is_caught_before_the_game_ends_moct_set_2(corrupt):
-    """MOCT-SET-2, MOCT-REC-1: a corruption in a part no later command changes is still
-    caught: the finished game is checked whole."""
+    """MOCT-SET-2, MOCT-REC-1, MOCT-MOVE-1: a corruption in a part no later command changes is
+    still caught, at the latest when the finished game is checked whole."""
     state, last = _midgame()
     corrupt(state)
     rng = random.Random(9)
-    with pytest.raises(AssertionError, match=r"treasure cards|record sheets"):
+    with pytest.raises(AssertionError, match=r"treasure cards|record sheets|on the board"):
         while not GAME.is_over(state):
             for event in GAME.apply(state, random_command(GAME, state, rng)):
                 GAME.fold(state, event)
