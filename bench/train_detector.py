@@ -3,7 +3,7 @@
     python3 -m venv .venv-train
     .venv-train/bin/pip install torch==2.13.0 onnx -e .
     .venv-train/bin/python bench/train_detector.py ../shared/data/dice/*/ \
-        --synthetic 400 --steps 2800 --faces classifier
+        --synthetic 400 --steps 2800 --faces both --classifier detector-faces
 
 The network learns from the labelled photo sets given (a quarter of each set's images,
 chosen by a hash of its name, is held out) and from rendered trays: each step a batch of
@@ -14,7 +14,8 @@ face probabilities (a softmax temperature) and choose the thresholds a die must 
 read hands-free: those that read the most rolls hands-free while accepted rolls read wrong
 stay at or below `--max-silent` on every set with the expected count (and
 `--max-silent-free` without). `--faces classifier` reads faces with the face classifier
-(faceclass.py) on the dice found rather than the detector's own scores. Seeded: the same
+(faceclass.py, the model files `--classifier` names) on the dice found rather than the
+detector's own scores, `--faces both` with the two together. Seeded: the same
 data, seed and steps give the same weights. Two threads (`--threads`).
 """
 
@@ -513,16 +514,18 @@ def choose(rows: list[HeldOut], t: float, max_silent: float, max_silent_free: fl
     return best_s
 
 
-def calibrate(model_dir: Path, folders, renders: int, faces: str, limits, meta) -> dict:
+def calibrate(
+    model_dir: Path, folders, renders: int, faces: str, classifier: str, limits, meta
+) -> dict:
     settings = model_dir / "detector.json"
     first = {"temperature": 1, "present": 0.3, "sure_present": 0.5, "accept": 0.9}
-    first.update(maybe=detector.LOWEST, faces=faces)
+    first.update(maybe=detector.LOWEST, faces=faces, classifier=classifier)
     settings.write_text(json.dumps(first), encoding="utf-8")
     det = detector.Detector(model_dir)
     rows = held_out_found(det, folders, renders)
     logits, labels = face_pairs(rows, 0.3)
     t = temperature(logits, labels)
-    s = replace(choose(rows, t, *limits), faces=faces)
+    s = replace(choose(rows, t, *limits), faces=faces, classifier=classifier)
     result = {
         "temperature": s.temperature,
         "present": s.present,
@@ -530,6 +533,7 @@ def calibrate(model_dir: Path, folders, renders: int, faces: str, limits, meta) 
         "accept": s.accept,
         "maybe": s.maybe,
         "faces": s.faces,
+        "classifier": s.classifier,
         "held_out": {
             "calibration_error": calibration_error(logits, labels, t),
             "dice_matched": len(labels),
@@ -564,9 +568,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--faces",
-        choices=("detector", "classifier"),
+        choices=detector.FACE_SCORES,
         default="detector",
-        help="read faces with the detector's own scores or the face classifier's",
+        help="read faces with the detector's own scores, the face classifier's, or both",
+    )
+    ap.add_argument(
+        "--classifier",
+        default="faces",
+        help="the face classifier's model files in companion/dice/model (NAME.onnx, NAME.json)",
     )
     args = ap.parse_args(argv)
     folders = sorted(args.sets)
@@ -587,7 +596,9 @@ def main(argv: list[str] | None = None) -> int:
         export(net, args.out / "detector.onnx")
     meta["faces"] = args.faces
     limits = (args.max_silent, args.max_silent_free)
-    result = calibrate(args.out, folders, args.calibration_renders, args.faces, limits, meta)
+    result = calibrate(
+        args.out, folders, args.calibration_renders, args.faces, args.classifier, limits, meta
+    )
     print(json.dumps(result, indent=2))
     return 0
 

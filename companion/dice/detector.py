@@ -16,6 +16,7 @@ already saw them near that size.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -40,6 +41,9 @@ FIRST_SIDES = (160, 320)  # the first passes' longest sides, in pixels, coarsest
 BIG_AT_FIRST = 22.0  # dice this big in a coarse pass are read from it, not a finer one
 MOST_SIDE = 1280  # the second pass's longest side at most (time grows with its square)
 LOWEST = 0.1  # centres below this chance are not looked at
+# Whose face scores are read: the detector's own, those of the face classifier (faceclass.py)
+# on a crop of each die found, or both together (two views that agree make a face surer).
+FACE_SCORES = ("detector", "classifier", "both")
 
 
 def normalised(image: np.ndarray) -> np.ndarray:
@@ -79,9 +83,9 @@ class Settings:
     sure_present: float  # and at or above this one, a die for sure
     accept: float  # a die's face is read hands-free at or above this probability
     maybe: float  # a centre at or above this chance (but not a die) makes a roll checked
-    # Whose face scores are read: the detector's own, or the face classifier's on a crop
-    # of each die found (faceclass.py), whichever read the held-out photos better.
+    # Whose face scores are read (FACE_SCORES), whichever read the held-out photos best.
     faces: str = "detector"
+    classifier: str = "faces"  # the face classifier's model files (faceclass.model)
 
 
 class Detector:
@@ -91,11 +95,16 @@ class Detector:
         self.net = network.load(weights, "dice detector model")
         try:
             raw = json.loads(settings.read_text(encoding="utf-8"))
-            numbers = [k for k in Settings.__dataclass_fields__ if k != "faces"]
-            faces = raw.get("faces", "detector")
-            if faces not in ("detector", "classifier"):
-                raise ValueError(f"faces is 'detector' or 'classifier', not {faces!r}")
-            self.settings = Settings(**{k: float(raw[k]) for k in numbers}, faces=faces)
+            words = ("faces", "classifier")
+            numbers = [k for k in Settings.__dataclass_fields__ if k not in words]
+            faces, classifier = raw.get("faces", "detector"), raw.get("classifier", "faces")
+            if faces not in FACE_SCORES:
+                raise ValueError(f"faces is one of {', '.join(FACE_SCORES)}, not {faces!r}")
+            if not isinstance(classifier, str) or not re.fullmatch(r"[\w-]+", classifier):
+                raise ValueError(f"classifier is a model file's name, not {classifier!r}")
+            self.settings = Settings(
+                **{k: float(raw[k]) for k in numbers}, faces=faces, classifier=classifier
+            )
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ModelError(f"dice detector settings {settings} cannot be read: {exc}") from exc
         self._lock = threading.Lock()  # one network, its buffers shared: one pass at a time
@@ -123,9 +132,12 @@ class Detector:
         `die_size` (the calibrated die edge in frame pixels) when known, else the scale a
         first coarse pass finds them at; their faces scored as the settings say."""
         found = self.locate(frame, die_size)
-        if self.settings.faces == "classifier":
-            return classified(frame, [f for f in found if f.presence >= self.settings.maybe])
-        return found
+        s = self.settings
+        if s.faces == "detector":
+            return found
+        return classified(
+            frame, [f for f in found if f.presence >= s.maybe], s.classifier, s.faces == "both"
+        )
 
     def locate(self, frame: np.ndarray, die_size: float | None = None) -> list[Found]:
         """The dice in a BGR frame as `find` locates them, with the detector's own face
@@ -152,20 +164,24 @@ class Detector:
         return again if again or not sure else found
 
 
-def classified(frame: np.ndarray, found: list[Found]) -> list[Found]:
+def classified(
+    frame: np.ndarray, found: list[Found], classifier: str = "faces", with_own: bool = False
+) -> list[Found]:
     """The dice found with the face classifier's scores for a crop of each: its log
-    probabilities of 1-6 and cocked, and the chance of a die there lowered by its chance of
-    no die."""
+    probabilities of 1-6 and cocked (`with_own`: plus the detector's own log probabilities),
+    and the chance of a die there lowered by its chance of no die."""
     from companion.dice import faceclass
 
     if not found:
         return found
     crops = np.stack([faceclass.crop(frame, f.centre, f.size) for f in found])
-    # The shipped classifier's: the detector reads a face at a lower probability than the
-    # pip search, and the owner's adaptation (companion.dice.adapt), fitted and checked at
-    # the pip search's, made a doubtful misread die a sure one at the detector's.
-    p = faceclass.model().probabilities(crops, adapted=False)
+    # Never the owner's adaptation (companion.dice.adapt): fitted and checked at the pip
+    # search's face threshold, it made a doubtful misread die a sure one at the detector's.
+    p = faceclass.model(classifier).probabilities(crops, adapted=False)
     faces = np.log(np.concatenate([p[:, :6], p[:, faceclass.COCKED :]], axis=1) + 1e-9)
+    if with_own:
+        own = np.stack([f.logits for f in found]).astype(np.float64)
+        faces += np.log(network.probabilities(own, 1.0) + 1e-9)
     return [
         replace(f, presence=f.presence * float(1 - q[faceclass.NO_DIE]), logits=z)
         for f, q, z in zip(found, p, faces, strict=True)

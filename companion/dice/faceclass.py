@@ -73,9 +73,9 @@ class Settings:
 
 
 class FaceModel:
-    def __init__(self, directory: Path | None = None) -> None:
+    def __init__(self, directory: Path | None = None, name: str = "faces") -> None:
         directory = directory or MODEL_DIR
-        weights, settings = directory / "faces.onnx", directory / "faces.json"
+        weights, settings = directory / f"{name}.onnx", directory / f"{name}.json"
         self.net = network.load(weights, "dice face model")
         try:
             raw = json.loads(settings.read_text(encoding="utf-8"))
@@ -125,7 +125,8 @@ class FaceModel:
         return self._head
 
 
-@lru_cache(maxsize=1)
-def model() -> FaceModel:
-    """The shipped model, loaded once (ModelError names a missing or corrupt file)."""
-    return FaceModel()
+@lru_cache(maxsize=2)
+def model(name: str = "faces") -> FaceModel:
+    """A shipped model (`model/NAME.onnx` and `NAME.json`), loaded once (ModelError names a
+    missing or corrupt file)."""
+    return FaceModel(name=name)

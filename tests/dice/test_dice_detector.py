@@ -29,8 +29,12 @@ def test_a_missing_or_corrupt_model_is_named(tmp_path):
             **{"temperature": 1, "present": 0.3, "sure_present": 0.5, "accept": 0.9},
             **{"maybe": 0.1, "faces": "guess"},
         },
+        {
+            **{"temperature": 1, "present": 0.3, "sure_present": 0.5, "accept": 0.9},
+            **{"maybe": 0.1, "faces": "both", "classifier": "../faces"},
+        },
     ],
-    ids=["thresholds missing", "not a number", "unknown face scores"],
+    ids=["thresholds missing", "not a number", "unknown face scores", "classifier not a name"],
 )
 def test_the_settings_file_must_hold_its_temperature_and_thresholds(tmp_path, settings):
     (tmp_path / "detector.onnx").write_bytes((MODEL_DIR / "detector.onnx").read_bytes())
