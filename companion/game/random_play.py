@@ -92,26 +92,18 @@ def play_random_game(
     commands: list[Command] = []
     events = 0
     apply, fold, is_over, count = game.apply, game.fold, game.is_over, len(seats)
-    menu = getattr(game, "random_menu", None)
-    if menu is not None:
-        fill, fills, chance = game.random_args, game.random_fills, rng.random
+    if getattr(game, "random_menu", None) is not None:
+        pick = _menu_picker(game)
+    else:
+
+        def pick(state: Any, rng: random.Random) -> Command:
+            return random_command(game, state, rng, count)
+
     played = commands.append
     for _ in range(max_commands):
-        if menu is None:
-            if is_over(state):
-                break
-            command = random_command(game, state, rng, count)
-        else:
-            # `_menu_picker`'s pick written out, as this runs for every command; the menu is
-            # empty when the game is over.
-            options, cumulative = menu(state)
-            if not options:
-                if is_over(state):
-                    break
-                raise RuntimeError(f"No legal command; prompts: {game.prompts(state)}")
-            command = options[bisect(cumulative, chance() * cumulative[-1], 0, len(options) - 1)]
-            if command.type in fills:
-                command = fill(state, command, rng)
+        if is_over(state):
+            break
+        command = pick(state, rng)
         produced = apply(state, command)
         for event in produced:
             state = fold(state, event)
