@@ -40,3 +40,16 @@ def to_first_roll(table) -> None:
             if c.type not in ChacGame.corrections  # host-only: corrections and end_game
         )
         assert table.submit(command).ok
+
+
+def signed_in_host(browser, running, device):
+    """A new page of the host view, signed in with the running service's PIN, and the
+    page errors it raises."""
+    page = browser.new_context(**device).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{running.base}/host")
+    page.fill("#pin", running.pin)
+    page.click("#login-form button")
+    page.wait_for_selector("#host:not([hidden])")
+    return page, errors

@@ -8,7 +8,7 @@ import io
 
 import numpy as np
 import pytest
-from servicekit import to_first_roll, wait_for
+from servicekit import signed_in_host, to_first_roll, wait_for
 
 from companion.dice import adapt, faceclass, synth
 from companion.dice.reader import read
@@ -124,12 +124,7 @@ def test_the_host_page_says_what_the_reader_learnt_from(start_service, browser, 
     owner_examples(tmp_path / "data", 40)
     assert adapt.adapt(tmp_path / "data").adaptation is not None
     running = start_service()
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(f"{running.base}/host")
-    page.fill("#pin", running.pin)
-    page.click("#login-form button")
+    page, errors = signed_in_host(browser, running, {"viewport": {"width": 1280, "height": 900}})
     page.wait_for_selector("#camera-learnt:not([hidden])")
     assert "The reader has learnt from 40 of this table's dice" in page.text_content(
         "#camera-learnt"

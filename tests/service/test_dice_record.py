@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from servicekit import to_first_roll, wait_for
+from servicekit import signed_in_host, to_first_roll, wait_for
 
 from companion import dice_record
 from companion.dice import synth
@@ -150,12 +150,7 @@ def test_the_host_page_shows_how_the_camera_does_at_this_table(start_service, br
     for _ in range(3):
         record.rolled(HANDS_FREE, _reading([1, 2, 3, 4, 5]), [1, 2, 3, 4, 5], None, game)
     record.rolled(CORRECTED, _reading([1, 2, 3, 4, 5]), [1, 2, 3, 4, 6], None, game)
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(f"{running.base}/host")
-    page.fill("#pin", running.pin)
-    page.click("#login-form button")
+    page, errors = signed_in_host(browser, running, {"viewport": {"width": 1280, "height": 900}})
     page.wait_for_selector("#camera-record:not([hidden])")
     assert "3 of the last 4 rolls (75%)" in page.text_content("#camera-recent")
     assert "Latest game: 75% of 4 rolls hands-free" in page.text_content("#camera-games")

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from servicekit import to_first_roll, wait_for
+from servicekit import signed_in_host, to_first_roll, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -23,17 +23,6 @@ def wait_until(page, expression: str, timeout: float = 10.0) -> None:
     while not page.evaluate(expression):
         assert time.monotonic() < deadline, f"timed out waiting for {expression}"
         page.wait_for_timeout(50)
-
-
-def signed_in_host(browser, running, device):
-    page = browser.new_context(**device).new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(f"{running.base}/host")
-    page.fill("#pin", running.pin)
-    page.click("#login-form button")
-    page.wait_for_selector("#host:not([hidden])")
-    return page, errors
 
 
 def test_a_throw_from_the_host_page_is_read_and_confirmed_there(start_service, browser):
