@@ -1,7 +1,8 @@
 """Random complete games per CPU second, for every registered game: the path of `companion
 simulate --game NAME` (random legal commands, the game's invariants checked after every
-command), timed by the CPU time this process spends, so other programs on a shared machine
-count less. Run it on one core:
+command), and the same games on the engine alone, without the invariants; timed by the CPU
+time this process spends, so other programs on a shared machine count less. Run it on one
+core:
 
     taskset -c 1 .venv/bin/python bench/games.py            # figures as text
     taskset -c 1 .venv/bin/python bench/games.py --json     # the same as JSON
@@ -34,27 +35,32 @@ sys.path.insert(0, str(ROOT))
 from companion.game import GAMES  # noqa: E402
 
 
-def simulator(name: str) -> Callable[[int, int], Any]:
-    """`simulate(games, seed)` as `companion simulate --game name` runs it."""
+def simulator(name: str, checked: bool = True) -> Callable[[int, int], Any]:
+    """`simulate(games, seed)` as `companion simulate --game name` runs it (not `checked`:
+    without the invariants, the engine alone)."""
     from companion.game_cli import simulate
 
-    return lambda games, seed: simulate(games, seed, game_name=name)
+    return lambda games, seed: simulate(games, seed, game_name=name, checked=checked)
 
 
 def games_per_cpu_second(name: str, games: int, runs: int) -> dict[str, Any]:
-    """`runs` runs of `games` games each (the same seeds every run); the best run is the one
-    least disturbed by other work on the machine."""
-    simulate = simulator(name)
-    rates = []
+    """`runs` runs of `games` games each (the same seeds every run), with the invariants and
+    without them, taken turn about; the best run is the one least disturbed by other work on
+    the machine."""
+    rates: dict[bool, list[float]] = {True: [], False: []}
     for _ in range(runs):
-        start = time.process_time()
-        simulate(games, 0)
-        rates.append(games / (time.process_time() - start))
+        for checked in (True, False):
+            simulate = simulator(name, checked)
+            start = time.process_time()
+            simulate(games, 0)
+            rates[checked].append(games / (time.process_time() - start))
     return {
         "games": games,
         "runs": runs,
-        "games_per_cpu_second": round(max(rates), 1),
-        "games_per_cpu_second_median": round(statistics.median(rates), 1),
+        "games_per_cpu_second": round(max(rates[True]), 1),
+        "games_per_cpu_second_median": round(statistics.median(rates[True]), 1),
+        "engine_alone_games_per_cpu_second": round(max(rates[False]), 1),
+        "engine_alone_median": round(statistics.median(rates[False]), 1),
     }
 
 
@@ -115,11 +121,13 @@ def main() -> int:
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
-    print(f"Random complete games, invariants checked after every command (best of {args.runs})")
+    print(f"Random complete games a CPU second (best of {args.runs})")
     for name, figure in figures.items():
         print(
-            f"  {name + ':':12} {figure['games_per_cpu_second']:8.1f} games a CPU "
-            f"second (median {figure['games_per_cpu_second_median']})"
+            f"  {name + ':':12} {figure['games_per_cpu_second']:8.1f} invariants checked after "
+            f"every command (median {figure['games_per_cpu_second_median']}), "
+            f"{figure['engine_alone_games_per_cpu_second']:.1f} the engine alone "
+            f"(median {figure['engine_alone_median']})"
         )
     return 0
 

@@ -305,9 +305,11 @@ def simulate(
     players: int | None = None,
     game_name: str = next(iter(GAMES)),
     options: Mapping[str, Any] | None = None,
+    checked: bool = True,
 ) -> SimulationReport:
     """Plays `games` random complete games (game i uses seed `seed + i`, set up with `options`)
-    on the engine alone, checking the game's invariants after every command."""
+    on the engine alone, checking the game's invariants after every command (unless not
+    `checked`: what the engine alone costs, for the benchmark)."""
     from companion.game import load_game
     from companion.game.random_play import play_random_game
 
@@ -325,7 +327,7 @@ def simulate(
                 [f"Player {i + 1}" for i in range(count)],
                 game_seed,
                 options=dict(options or {}),
-                check=stats.checker() if stats is not None else None,
+                check=stats.checker() if stats is not None and checked else None,
             )
         except Exception as exc:
             raise SimulationError(
