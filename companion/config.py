@@ -106,6 +106,12 @@ class DiceConfig:
         "Submit a confident reading with the expected number of dice at once; "
         "otherwise every reading waits for a person to confirm it.",
     )
+    reader: Literal["pip-search", "detector"] = setting(
+        "pip-search",
+        "Which dice reader reads the tray: pip-search (the pip search and face classifier) or "
+        "detector (the learned detector: far more of an oblique webcam's rolls read hands-free, "
+        "fewer of a top-down tray's).",
+    )
 
 
 @dataclass(frozen=True)

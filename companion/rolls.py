@@ -315,7 +315,10 @@ def still_frames_needed(still_frames: int, fps: float | None, agree: int) -> int
 
 
 def tray_watcher(
-    profile: Callable[[], Any] | None = None, agree: int = 2, fps: float | None = None
+    profile: Callable[[], Any] | None = None,
+    agree: int = 2,
+    fps: float | None = None,
+    reader: str = "pip-search",
 ) -> TrayWatcher:
     """The dice reader behind settle detection, with the table's needs added: nothing is read
     before the dice have moved (dice lying in the tray when the companion starts are not a
@@ -330,8 +333,9 @@ def tray_watcher(
 
     `profile()` returns the calibration profile (companion.profile.CalibrationProfile) to
     use for this frame, e.g. a ProfileSource's `current`; the reader sees the calibrated tray
-    only. None uses the built-in profile and the whole frame."""
-    from companion.dice import reader
+    only. None uses the built-in profile and the whole frame. `reader` names the dice reader
+    (companion.dice.readers)."""
+    from companion.dice.readers import read_function
     from companion.dice.reading import HAND
     from companion.dice.settle import SettleDetector
 
@@ -340,6 +344,7 @@ def tray_watcher(
 
         fixed = load(None)
         profile = lambda: fixed  # noqa: E731
+    read = read_function(reader)
     in_use = profile()
     detector = SettleDetector(in_use.dice)  # its motion measure; the arming is ours
     memory: dict[str, Any] = {"still": 0, "in_motion": False, "reads": []}
@@ -360,7 +365,7 @@ def tray_watcher(
         memory["still"] += 1
         if memory["still"] <= still_frames_needed(settle.still_frames, fps, agree) - agree:
             return TrayState(moving=True, view=view)  # coming to rest
-        reading = reader.read(view, dice, expected)
+        reading = read(view, dice, expected)
         if reading.status == HAND:  # a still hand: wait for it to leave
             memory.update(still=0, reads=[])
             return TrayState(moving=True, view=view)

@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from companion.dice.readers import READERS, read_function
+
 
 def register(subparsers) -> None:
     dice = subparsers.add_parser("dice", help="read pip dice from images; measure the reader")
@@ -71,9 +73,6 @@ def register(subparsers) -> None:
     ad.set_defaults(func=cmd_adapt)
 
 
-READERS = ("pip-search", "detector")
-
-
 def _reader_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--reader",
@@ -81,14 +80,6 @@ def _reader_option(parser: argparse.ArgumentParser) -> None:
         default=READERS[0],
         help="the pip search and face classifier (the default), or the learned detector",
     )
-
-
-def _read_function(name: str):
-    if name == "detector":
-        from companion.dice.learned import read
-    else:
-        from companion.dice.reader import read
-    return read
 
 
 def _dice_count(text: str) -> int:
@@ -121,7 +112,7 @@ def cmd_read(args) -> int:
 
     from companion.dice.annotate import annotate
 
-    read = _read_function(args.reader)
+    read = read_function(args.reader)
     profile = _profile(args.profile)
     if profile is None:
         return 2
@@ -215,7 +206,7 @@ def _unwritable(out: Path | None) -> str | None:
 def cmd_bench(args) -> int:
     from companion.dice.scoring import LabelError, load_set, score, synthetic_set
 
-    read = _read_function(args.reader)
+    read = read_function(args.reader)
     profile = _profile(args.profile)
     if profile is None:
         return 2

@@ -363,7 +363,9 @@ class Service:
         self.camera = self._make_camera()
         watch = None
         if self.camera is not None:
-            watch = tray_watcher(self.profile.current, fps=config.camera.fps)
+            watch = tray_watcher(
+                self.profile.current, fps=config.camera.fps, reader=config.dice.reader
+            )
         from companion.dice_learning import DiceLearner
         from companion.dice_record import DiceRecord
 

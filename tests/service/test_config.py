@@ -71,6 +71,7 @@ def test_an_unknown_section_is_named(tmp_path):
         ("[web]\nport = '8080'\n", "web.port: must be a whole number"),
         ("hardware = 'raspberry'\n", "hardware: must be one of 'auto', 'pi', 'sim'"),
         ("[display]\ndriver = 'ssd1309'\n", "display.driver: must be one of"),
+        ("[dice]\nreader = 'guess'\n", "dice.reader: must be one of 'pip-search', 'detector'"),
         ("[display]\nrotation = 1\n", "display.rotation: must be one of 0, 2"),
         ("[display]\nrotation = 3\n", "display.rotation: must be one of 0, 2"),
         ("[display]\nrotation = false\n", "display.rotation: must be one of 0, 2"),

@@ -240,3 +240,29 @@ def test_the_simulated_panel_and_tray_refuse_nonsense(start_service):
     assert status == 400 and "between 1 and 12" in body["error"]
     status, body = sim.post("/api/sim/camera", {"plugged": "no"})
     assert status == 400
+
+
+def test_the_learned_detector_reads_the_camera_when_the_config_chooses_it(
+    start_service, monkeypatch
+):
+    """`dice.reader = "detector"`: a throw on the simulated camera is read by the learned
+    detector, and its reading waits for the table."""
+    from companion.dice import learned
+
+    frames = []
+    detector_read = learned.read
+
+    def read(frame, *args, **kwargs):
+        frames.append(frame)
+        return detector_read(frame, *args, **kwargs)
+
+    monkeypatch.setattr(learned, "read", read)
+    running = start_service(**{"dice.reader": "detector", "dice.auto_submit": False})
+    service = running.service
+    to_first_roll(service.table)
+    thrown = [3, 5, 1, 6, 2]
+    Phone(running.base).post("/api/sim/throw", {"values": thrown})
+    pending = wait_for(lambda: service.rolls.pending)
+    assert pending is not None and pending.expected == 5
+    assert sorted(pending.values) == sorted(thrown)
+    assert frames, "the learned detector read no frame"
