@@ -1,6 +1,7 @@
 """Dice reader speed on one core, and what it read, for comparing two versions of the reader.
 
     taskset -c 1 .venv/bin/python bench/dice_speed.py ../shared/data/dice/* --synthetic 300
+    taskset -c 1 .venv/bin/python bench/dice_speed.py ../shared/data/dice/* --reader detector
     taskset -c 1 .venv/bin/python bench/dice_speed.py ../shared/data/dice/* --against ../old
     taskset -c 1 .venv/bin/python bench/dice_speed.py ../shared/data/dice/* --dump now.json
     .venv/bin/python bench/dice_speed.py --compare before.json now.json
@@ -47,8 +48,13 @@ def _timed_reads(args):
     import cv2
 
     from companion.dice.profile import load
-    from companion.dice.reader import read
 
+    try:
+        from companion.dice.readers import read_function
+    except ImportError:  # a tree of `--against` from before the readers could be chosen
+        from companion.dice.reader import read
+    else:
+        read = read_function(args.reader)
     cv2.setNumThreads(1)
     profile = load(args.profile)
     for name, sample in _samples(args.sets, args.synthetic, args.seed):
@@ -156,7 +162,8 @@ def _side_by_side(args) -> tuple[dict, dict]:
     """This tree's reader and TREE's, each in its own process, frame by frame in turn."""
     cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", *args.sets]
     cmd += ["--synthetic", str(args.synthetic), "--seed", str(args.seed)]
-    cmd += ["--repeat", str(args.repeat)] + (["--profile", args.profile] if args.profile else [])
+    cmd += ["--repeat", str(args.repeat), "--reader", args.reader]
+    cmd += ["--profile", args.profile] if args.profile else []
     procs = []
     for tree in (Path(args.against).resolve(), HERE):
         env = {**os.environ, "PYTHONPATH": str(tree)}
@@ -187,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="seed of the rendered trays")
     ap.add_argument("--repeat", type=int, default=3, help="reads per frame; the best counts")
     ap.add_argument("--profile", help="dice profile TOML (default: the shipped default)")
+    ap.add_argument("--reader", default="pip-search", help="pip-search (default) or detector")
     ap.add_argument("--dump", metavar="FILE", help="write readings and figures as JSON")
     ap.add_argument("--against", metavar="TREE", help="also time TREE's reader, frame by frame")
     ap.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two dumps")
