@@ -18,7 +18,7 @@ import numpy as np
 
 from companion.dice import detector, network
 from companion.dice.profile import Profile
-from companion.dice.reading import COCKED, HAND, UNCERTAIN, Die, Reading, verdict
+from companion.dice.reading import COCKED, UNCERTAIN, Die, Reading, hand_or_refused, verdict
 
 
 @lru_cache(maxsize=1)
@@ -30,15 +30,11 @@ def default_profile() -> Profile:
 
 def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None = None) -> Reading:
     """Read the dice in a BGR frame. `expected` is how many dice the table asked for."""
-    from companion.dice.scene import hand_in_view
 
     profile = profile or default_profile()
-    if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
-        raise ValueError("a frame is an H x W x 3 BGR image of bytes (uint8)")
-    if min(frame.shape[:2]) < 16:
-        raise ValueError(f"a frame of {frame.shape[1]}x{frame.shape[0]} pixels is too small")
-    if hand_in_view(frame, profile.scene):
-        return Reading(status=HAND, expected=expected, problems=("a hand is in the tray",))
+    first = hand_or_refused(frame, profile.scene, expected)
+    if first is not None:
+        return first
     model = detector.model()
     found = model.find(frame)
     s = model.settings

@@ -27,7 +27,7 @@ import numpy as np
 from companion.dice import faces as facefit
 from companion.dice import pips as pipfind
 from companion.dice.profile import Profile
-from companion.dice.reading import COCKED, HAND, UNCERTAIN, Die, Reading, verdict
+from companion.dice.reading import COCKED, UNCERTAIN, Die, Reading, hand_or_refused, verdict
 from companion.dice.recount import SPACING, box_of, found_again, recounted, short_face, spaced
 
 ONE_PIP_RADIUS = 0.12  # a lone pip's radius, in die edges (it is often bigger)
@@ -573,15 +573,11 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     the face classifier reads each proposed die from the full frame and says how sure it is.
     """
     from companion.dice import faceclass
-    from companion.dice.scene import hand_in_view
 
     profile = profile or default_profile()
-    if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
-        raise ValueError("a frame is an H x W x 3 BGR image of bytes (uint8)")
-    if min(frame.shape[:2]) < 16:
-        raise ValueError(f"a frame of {frame.shape[1]}x{frame.shape[0]} pixels is too small")
-    if hand_in_view(frame, profile.scene):
-        return Reading(status=HAND, expected=expected, problems=("a hand is in the tray",))
+    first = hand_or_refused(frame, profile.scene, expected)
+    if first is not None:
+        return first
     proposed = propose(frame, profile, expected)
     dice = _classified(frame, list(proposed.dice), faceclass.model())
     reading = verdict(dice, expected, profile.dice.max_dice)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 UNCERTAIN = "uncertain"  # the face is a best guess a person should check
 COCKED = "cocked"  # the die leans (against the tray wall): reroll it, no face is read
@@ -92,3 +93,18 @@ def verdict(dice: list[Die], expected: int | None, max_dice: int, maybe: int = 0
     if not dice:
         return Reading((), EMPTY, tuple(problems), expected)
     return Reading(tuple(dice), CHECK if problems else OK, tuple(problems), expected)
+
+
+def hand_or_refused(frame: Any, scene: Any, expected: int | None) -> Reading | None:
+    """What every reader checks first: a frame that is no H x W x 3 BGR image of bytes, or
+    too small, is refused (ValueError); a hand in the tray (`scene`: the profile's scene
+    settings) gives a HAND reading; None: read the dice."""
+    from companion.dice.scene import hand_in_view
+
+    if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != "uint8":
+        raise ValueError("a frame is an H x W x 3 BGR image of bytes (uint8)")
+    if min(frame.shape[:2]) < 16:
+        raise ValueError(f"a frame of {frame.shape[1]}x{frame.shape[0]} pixels is too small")
+    if hand_in_view(frame, scene):
+        return Reading(status=HAND, expected=expected, problems=("a hand is in the tray",))
+    return None
