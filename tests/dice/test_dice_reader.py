@@ -67,18 +67,6 @@ def test_dice_positions_come_with_each_face():
         assert 0 < d.confidence <= 1
 
 
-@pytest.mark.parametrize("angle", [0, 15, 30, 45, 60, 75])
-def test_rotated_dice_are_read_at_any_angle(angle):
-    rng = np.random.default_rng(angle)
-    dice = [
-        scenes.die(f, 100 + 90 * i, 240, "red", angle=angle + 7 * i, size=40)
-        for i, f in enumerate((6, 5, 4, 3, 2, 1))
-    ]
-    reading = read(synth.render(scenes.tray(dice, "white-sheet"), rng), expected=6)
-    assert reading.values == [1, 2, 3, 4, 5, 6], reading.problems
-    assert reading.ok
-
-
 def test_touching_dice_are_read_as_separate_dice():
     rng = np.random.default_rng(21)
     s = 44
