@@ -201,26 +201,30 @@ def _factor(factor: float, longest: int) -> float:
 def decoded(out: np.ndarray, factor: float) -> list[Found]:
     """The dice in one output: each local maximum of the centre chance at or above `LOWEST`
     (its 3 x 3 neighbourhood's), in the pixels of the frame the input was resampled from by
-    `factor`; of centres closer than 0.7 of a die to each other, only the most likely (one die
-    seen twice: touching dice lie a whole die apart)."""
+    `factor`."""
     heat = 1.0 / (1.0 + np.exp(-out[0].astype(np.float32)))
     peaks = (heat >= LOWEST) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
-    ys, xs = np.nonzero(peaks)
-    presence = heat[ys, xs]
-    order = np.argsort(-presence, kind="stable")  # most likely first, ties in frame order
-    ys, xs, presence = ys[order], xs[order], presence[order]
-    sizes = np.exp(out[1 + FACES, ys, xs]).astype(np.float64) * STRIDE / factor
-    cx, cy = (xs + 0.5) * STRIDE / factor, (ys + 0.5) * STRIDE / factor
-    apart = np.hypot(cx[:, None] - cx[None, :], cy[:, None] - cy[None, :])
-    too_close = apart < 0.7 * np.maximum(sizes[:, None], sizes[None, :])
-    kept = np.zeros(len(ys), bool)
-    for i in range(len(ys)):
-        kept[i] = not too_close[i, kept].any()
-    logits = out[1 : 1 + FACES, ys, xs].T.copy()
-    return [
-        Found((float(cx[i]), float(cy[i])), float(sizes[i]), float(presence[i]), logits[i])
-        for i in np.flatnonzero(kept)
-    ]
+    found = []
+    for y, x in zip(*np.nonzero(peaks), strict=True):
+        size = float(np.exp(out[1 + FACES, y, x])) * STRIDE / factor
+        centre = ((x + 0.5) * STRIDE / factor, (y + 0.5) * STRIDE / factor)
+        found.append(Found(centre, size, float(heat[y, x]), out[1 : 1 + FACES, y, x].copy()))
+    found.sort(key=lambda f: -f.presence)
+    return _apart(found)
+
+
+def _apart(found: list[Found]) -> list[Found]:
+    """The most likely of centres closer than 0.7 of a die to each other: one die seen twice
+    (touching dice lie a whole die apart)."""
+    kept: list[Found] = []
+    for f in found:
+        if all(
+            np.hypot(f.centre[0] - k.centre[0], f.centre[1] - k.centre[1])
+            >= 0.7 * max(f.size, k.size)
+            for k in kept
+        ):
+            kept.append(f)
+    return kept
 
 
 @lru_cache(maxsize=1)
