@@ -1,7 +1,7 @@
 """How long a throw takes to reach the table: from the dice coming to rest on the simulated
 camera to the reading on the Table, the OLED and the table page's event stream.
 
-    .venv/bin/python bench/roll_latency.py [--throws 40] [--fps 8] [--seed 3]
+    .venv/bin/python bench/roll_latency.py [--throws 40] [--fps 8] [--seed 3] [--reader detector]
 
 The companion runs in this process as `companion run --simulate` assembles it (Service:
 simulated camera rendering the dice, the camera thread, settle detection, the dice reader,
@@ -16,8 +16,8 @@ Per throw, from the wall-clock moment the camera handed out the throw's first fr
 - `oled`: the next picture drawn on the (simulated) OLED after that;
 - `page`: the table page's event stream (`/api/table/stream`) delivered the new view
   (hands-free throws only).
-p50/p95/max in milliseconds, and how many throws were hands-free. `--fps` defaults to the
-settings' `camera.fps`.
+p50/p95/max in milliseconds, and how many throws were hands-free. `--fps` and `--reader` default
+to the settings' `camera.fps` and `dice.reader`.
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "service"))
+
+from companion.dice.readers import READERS  # noqa: E402  (after the path above)
 
 READ_TIMEOUT_S = 10.0
 
@@ -105,6 +107,7 @@ def main() -> int:
     ap.add_argument("--throws", type=int, default=40)
     ap.add_argument("--fps", type=float, default=None, help="camera.fps (default: the setting's)")
     ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--reader", choices=READERS, help="dice.reader (default: the setting's)")
     args = ap.parse_args()
     logging.basicConfig(level=logging.WARNING)
 
@@ -122,6 +125,8 @@ def main() -> int:
     }
     if args.fps is not None:
         overrides["camera.fps"] = args.fps
+    if args.reader is not None:
+        overrides["dice.reader"] = args.reader
     cfg = config.load(overrides=overrides)
     service = Service(
         cfg, simulate=True, limits=Limits(reads=(500, 500)), sim_seed=args.seed, fixed_seeds=True
@@ -187,6 +192,7 @@ def measure(service, cfg, args, stop: threading.Event) -> int:
             rolls.discard()
         time.sleep(0.3)
     report = {
+        "reader": cfg.dice.reader,
         "fps": cfg.camera.fps,
         "throws": args.throws,
         "hands_free": hands_free,

@@ -50,13 +50,19 @@ def normalised(image: np.ndarray) -> np.ndarray:
     """H x W x 3 uint8 BGR -> the network's 1 x 3 x H' x W' input, zero-padded to multiples
     of `MULTIPLE`: each frame's brightness and contrast taken out, so a lamp or an exposure
     does not change the dice."""
-    x = image.astype(np.float32)
-    x = (x - x.mean()) / (x.std() + 8.0)
     h, w = image.shape[:2]
-    ph, pw = -h % MULTIPLE, -w % MULTIPLE
-    if ph or pw:
-        x = np.pad(x, ((0, ph), (0, pw), (0, 0)))
-    return np.ascontiguousarray(x.transpose(2, 0, 1)[None])
+    # The mean and spread of all three channels, from each channel's (same pixel count).
+    means, stds = cv2.meanStdDev(image)
+    mean = float(means.mean())
+    std = float(np.sqrt((stds**2 + means**2).mean() - mean**2))
+    # Written channel by channel into the padded input: no float copy of the whole image.
+    x = np.zeros((1, 3, h + -h % MULTIPLE, w + -w % MULTIPLE), np.float32)
+    inner = x[0, :, :h, :w]
+    for c, plane in enumerate(cv2.split(image)):
+        inner[c] = plane
+    inner -= np.float32(mean)
+    inner /= np.float32(std + 8.0)
+    return x
 
 
 @dataclass(frozen=True)
@@ -92,7 +98,12 @@ class Detector:
     def __init__(self, directory: Path | None = None) -> None:
         directory = directory or MODEL_DIR
         weights, settings = directory / "detector.onnx", directory / "detector.json"
-        self.net = network.load(weights, "dice detector model")
+        # One network per pass (each coarse pass, then the last): each keeps the buffers of
+        # its input's size, which a camera's frames keep; one network fed sizes in turn
+        # allocates them anew every pass.
+        self.nets = [
+            network.load(weights, "dice detector model") for _ in range(len(FIRST_SIDES) + 1)
+        ]
         try:
             raw = json.loads(settings.read_text(encoding="utf-8"))
             words = ("faces", "classifier")
@@ -107,25 +118,27 @@ class Detector:
             )
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ModelError(f"dice detector settings {settings} cannot be read: {exc}") from exc
-        self._lock = threading.Lock()  # one network, its buffers shared: one pass at a time
+        self._lock = threading.Lock()  # networks, their buffers shared: one pass at a time
 
-    def outputs(self, image: np.ndarray) -> np.ndarray:
-        """The network's CHANNELS x H/STRIDE x W/STRIDE output for a uint8 BGR image."""
+    def outputs(self, image: np.ndarray, at: int = -1) -> np.ndarray:
+        """The network's CHANNELS x H/STRIDE x W/STRIDE output for a uint8 BGR image, read
+        by the network of pass `at` (the last pass's by default)."""
+        x = normalised(image)
         with self._lock:
-            self.net.setInput(normalised(image))
-            out = self.net.forward()
+            self.nets[at].setInput(x)
+            out = self.nets[at].forward()
         h, w = image.shape[:2]
         return out[0, :, : -(-h // STRIDE), : -(-w // STRIDE)]
 
-    def found_at(self, frame: np.ndarray, factor: float) -> list[Found]:
-        """The dice in `frame` resampled by `factor`, in the frame's pixels."""
+    def found_at(self, frame: np.ndarray, factor: float, at: int = -1) -> list[Found]:
+        """The dice in `frame` resampled by `factor`, in the frame's pixels (`at`: the pass)."""
         image = frame
         if factor != 1.0:
             h, w = frame.shape[:2]
             size = (max(round(w * factor), 16), max(round(h * factor), 16))
             how = cv2.INTER_AREA if factor < 1.0 else cv2.INTER_LINEAR
             image = cv2.resize(frame, size, interpolation=how)
-        return decoded(self.outputs(image), factor)
+        return decoded(self.outputs(image, at), factor)
 
     def find(self, frame: np.ndarray, die_size: float | None = None) -> list[Found]:
         """The dice in a BGR frame, searched at the scale that brings them to `DIE` pixels:
@@ -147,9 +160,9 @@ class Detector:
             return self.found_at(frame, _factor(DIE / die_size, longest))
         # Coarsest first: dice too big for the network show pips it may take for small
         # dice, which a coarser view no longer shows.
-        for side in FIRST_SIDES:
+        for at, side in enumerate(FIRST_SIDES):
             first = min(1.0, side / longest)
-            found = self.found_at(frame, first)
+            found = self.found_at(frame, first, at)
             sure = [f.size * first for f in found if f.presence >= self.settings.present]
             seen = float(np.median(sure)) if sure else 0.0
             if seen >= BIG_AT_FIRST or first == 1.0:

@@ -14,11 +14,17 @@ class ModelError(RuntimeError):
 
 def load(weights: Path, what: str) -> cv2.dnn.Net:
     """The ONNX network in `weights`; ModelError naming `what` and the file when it is missing
-    or corrupt."""
+    or corrupt.
+
+    OpenCV 5 runs it on its classic engine, the only one the Pi's OpenCV 4 has: the same
+    engine here as on the Pi, and on one core about a third quicker than OpenCV 5's new one."""
     if not weights.is_file():
         raise ModelError(f"{what} {weights} is missing")
+    engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
     try:
-        return cv2.dnn.readNetFromONNX(str(weights))
+        if engine is None:
+            return cv2.dnn.readNetFromONNX(str(weights))
+        return cv2.dnn.readNetFromONNX(str(weights), engine)
     except cv2.error as exc:
         why = " ".join(str(getattr(exc, "err", exc)).split())
         raise ModelError(f"{what} {weights} cannot be loaded: {why}") from exc
