@@ -166,6 +166,30 @@ def test_calibration_on_the_host_page_takes_effect_without_a_restart(tmp_path, s
     assert service.calibration.latest_image().shape == (height, width, 3)
 
 
+def test_the_host_page_calibrates_the_die_size_for_the_detector_the_settings_name(start_service):
+    running = start_service(**{"dice.reader": "detector"})
+    service = running.service
+    assert wait_for(lambda: service.rolls.latest_image() is not None)
+    height, width = service.rolls.latest_image().shape[:2]
+    phone = host(running.base, running.pin)
+    corners = [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]]
+    status, body = phone.post("/api/host/calibration/corners", {"points": corners})
+    assert status == 200 and body["ok"], body
+    camera = service.simulator.camera
+    for faces in ("146", "225", "361"):
+        service.simulator.throw(3, [int(f) for f in faces])
+        assert wait_for(lambda: camera.settled, timeout=10)
+        seen = service.rolls.latest_image()
+        assert wait_for(lambda s=seen: service.rolls.latest_image() is not s)  # a frame at rest
+        status, body = phone.post("/api/host/calibration/roll", {"faces": faces})
+        assert status == 200 and body["ok"], body
+    assert "Dice reader calibrated to dice about" in body["note"], body["note"]
+    assert "tuned" not in body["note"]
+    stored = calibration_profile.load(service.data_dir / "profile.toml")
+    assert stored.dice.scale.calibrated_die > 0
+    assert stored.dice.pips == calibration_profile.load(None).dice.pips
+
+
 def _oled_shows_guide(service) -> bool:
     from PIL import Image
 
