@@ -175,7 +175,9 @@ class CalibrationSession:
             from calibration.exposure import profile_values
 
             camera = profile_values(camera_settings)
-        updated = replace(self.profile, tray=tuple(map(tuple, fractions)), camera=camera)
+        tray_corners = tuple(map(tuple, fractions))
+        dice = _same_die_size(self.profile, tray_corners, (width, height))
+        updated = replace(self.profile, tray=tray_corners, camera=camera, dice=dice)
         _write_image(self.data_dir / EMPTY_TRAY, image)
         calibration_profile.save(updated, self.profile_path)
         self.profile, self._empty = updated, image
@@ -379,6 +381,23 @@ class CalibrationSession:
         """The picture of the piece being calibrated now (the owner holds it), if taken."""
         run = self.runs.get(self.step)
         return run.picture() if run is not None else None
+
+
+def _same_die_size(profile: Any, tray: Any, size: tuple[int, int]) -> Any:
+    """The dice profile with its calibrated die size kept in camera pixels when the tray's
+    outline changes: the die size is a share of the tray view's longest side, and a new
+    outline makes that view longer or shorter."""
+    share = profile.dice.scale.calibrated_die
+    if not share:
+        return profile.dice
+    from companion.dice.tune import with_die_share
+
+    def longest(corners: Any) -> int:
+        if corners is None:
+            return max(size)  # no tray: the whole frame is the view
+        return max(calibration_profile.tray_size(calibration_profile.from_fractions(corners, size)))
+
+    return with_die_share(profile.dice, share * longest(profile.tray) / longest(tray))
 
 
 def default_tuner(reader: str = "pip-search") -> Tuner:

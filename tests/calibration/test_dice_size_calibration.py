@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from calibration.session import CalibrationSession
 from calibration.tile_synth import SimTableCamera
@@ -125,3 +126,16 @@ def test_the_die_size_comes_only_from_rolls_read_with_as_many_dice_as_labelled()
     share = die_share([*small, big], Profile(), learned.read, again=2)
     assert abs(share * 640 - 30) < 0.1 * 30
     assert die_share([big], Profile(), learned.read) is None
+
+
+def test_a_new_tray_outline_keeps_the_calibrated_die_size_in_camera_pixels(tmp_path, camera):
+    session = CalibrationSession(tmp_path, reader="detector", game_steps=[])
+    _calibrate(session, camera, _rolls(5))
+    frame = camera.read().image
+    size = session.profile.dice.scale.die_pixels(session.tray_view(frame).shape)
+    # The tray's left half tapped as the tray: a view half as wide, the dice as big.
+    (x0, y0), (x1, _), (_, y1) = camera.tray_quad[0], camera.tray_quad[1], camera.tray_quad[2]
+    half = [[x0, y0], [(x0 + x1) / 2, y0], [(x0 + x1) / 2, y1], [x0, y1]]
+    assert session.set_corners(frame, half), session.problem
+    stored = calibration_profile.load(tmp_path / "profile.toml")
+    assert stored.dice.scale.die_pixels(stored.tray_view(frame).shape) == pytest.approx(size, 0.02)
