@@ -1,13 +1,16 @@
 """What reading a settled roll costs: time per frame size, the settle check, memory.
 
     taskset -c 1 .venv/bin/python bench/dice_resources.py [--rolls 100] [--reader detector]
+    taskset -c 1 .venv/bin/python bench/dice_resources.py --reader detector --calibrated
 
 Rendered rolls of 1-8 dice at 640x480 (dice 30-56 px) and at 1280x720 (dice 45-110 px),
 each read with the count the table asked for, on one OpenCV thread: p50/p95 wall time of a
 read and of `SettleDetector.motion` (the check every frame gets), and the processor time of
 both (which other programs on a busy core inflate less), and how much the reader and its model
 add to the process's resident memory (after NumPy and OpenCV are loaded, as they are in the
-service).
+service). `--calibrated`: each roll read with the profile calibrated to the size its dice were
+rendered at, as on a table whose calibration measured them; for the detector, its network
+passes per read.
 """
 
 from __future__ import annotations
@@ -30,6 +33,9 @@ def main() -> int:
     ap.add_argument("--rolls", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--reader", choices=("pip-search", "detector"), default="pip-search")
+    ap.add_argument(
+        "--calibrated", action="store_true", help="read at each roll's calibrated die size"
+    )
     args = ap.parse_args()
 
     import cv2
@@ -48,6 +54,14 @@ def main() -> int:
     else:
         from companion.dice.reader import default_profile, read
     from companion.dice.settle import SettleDetector
+    from companion.dice.tune import with_die_share
+
+    def passes() -> int:
+        if args.reader != "detector":
+            return 0
+        from companion.dice import detector
+
+        return detector.model().passes
 
     read(first, expected=6)  # loads the model, allocates its buffers
     out: dict = {"reader_rss_added_mb": round(_rss_mb() - base, 1)}
@@ -58,16 +72,20 @@ def main() -> int:
             scene = synth.random_scene(
                 faces, rng, width=width, height=height, size=float(rng.uniform(*sizes))
             )
-            frames.append((synth.render(scene, rng), len(faces)))
+            size = float(np.median([d.size for d in scene.dice]))
+            profile = with_die_share(default_profile(), size / width if args.calibrated else 0)
+            frames.append((synth.render(scene, rng), len(faces), profile))
         times, read_cpu = [], []
-        for frame, n in frames:
+        before = passes()
+        for frame, n, profile in frames:
             t0, c0 = time.perf_counter(), time.thread_time()
-            read(frame, expected=n)
+            read(frame, profile, expected=n)
             times.append((time.perf_counter() - t0) * 1000)
             read_cpu.append((time.thread_time() - c0) * 1000)
+        per_read = (passes() - before) / len(frames)
         settle = SettleDetector(default_profile())
         checks, check_cpu = [], []
-        for frame, _ in frames:
+        for frame, _, _ in frames:
             t0, c0 = time.perf_counter(), time.thread_time()
             settle.motion(frame)
             checks.append((time.perf_counter() - t0) * 1000)
@@ -79,6 +97,7 @@ def main() -> int:
             "read_cpu_ms_p95": round(float(np.percentile(read_cpu, 95)), 2),
             "settle_check_ms_p95": round(float(np.percentile(checks, 95)), 3),
             "settle_check_cpu_ms_p95": round(float(np.percentile(check_cpu, 95)), 3),
+            **({"passes_per_read": round(per_read, 2)} if args.reader == "detector" else {}),
         }
     print(json.dumps(out, indent=2))
     return 0

@@ -2,6 +2,8 @@
 
     taskset -c 1 .venv/bin/python bench/dice_speed.py ../shared/data/dice/* --synthetic 300
     taskset -c 1 .venv/bin/python bench/dice_speed.py ../shared/data/dice/* --reader detector
+    taskset -c 1 .venv/bin/python bench/dice_speed.py ../shared/data/dice/* --reader detector \
+        --calibrate 3 --synthetic 0
     taskset -c 1 .venv/bin/python bench/dice_speed.py ../shared/data/dice/* --against ../old
     taskset -c 1 .venv/bin/python bench/dice_speed.py ../shared/data/dice/* --dump now.json
     .venv/bin/python bench/dice_speed.py --compare before.json now.json
@@ -9,7 +11,12 @@
 Each frame is loaded (or rendered) first, then read `--repeat` times on one OpenCV thread;
 its time is the best of those reads, so other work on a shared machine counts as little as
 it can. Per set: p50/p95 of those times (wall clock, and CPU time of the reading thread,
-which other processes on the core inflate less), per-die accuracy and confident errors.
+which other processes on the core inflate less), per-die accuracy and confident errors, and
+for the detector its network passes per read.
+
+`--calibrate N` calibrates the die size on each photo set's first N images, as the owner's
+calibration does on three rolls, and reads the rest of the set with it (those N are not
+scored; the rendered trays, each a camera of its own, are read uncalibrated).
 
 `--against TREE` reads every frame with this tree's reader and with the one in TREE (a
 checkout of the repository), frame by frame in turn, so both meet the same load; then it
@@ -57,12 +64,25 @@ def _timed_reads(args):
         read = read_function(args.reader)
     cv2.setNumThreads(1)
     profile = load(args.profile)
+    passes = _pass_counter(args.reader)
+    rolls: dict[str, list] = {}  # each photo set's calibration rolls
+    calibrated: dict[str, object] = {}  # each photo set's calibrated profile
     for name, sample in _samples(args.sets, args.synthetic, args.seed):
+        used = profile
+        if args.calibrate and not name.startswith("synthetic-"):
+            calibration = rolls.setdefault(name, [])
+            if len(calibration) < args.calibrate:
+                calibration.append(sample)
+                continue
+            if name not in calibrated:
+                calibrated[name] = _calibrated(name, calibration, profile, args.reader)
+            used = calibrated[name]
         frame = sample.load()  # loading and rendering are not timed
         wall, cpu = float("inf"), float("inf")
+        before = passes()
         for _ in range(args.repeat):
             t0, c0 = time.perf_counter(), time.thread_time()
-            reading = read(frame, profile, expected=len(sample.faces))
+            reading = read(frame, used, expected=len(sample.faces))
             wall = min(wall, time.perf_counter() - t0)
             cpu = min(cpu, time.thread_time() - c0)
         yield {
@@ -70,9 +90,38 @@ def _timed_reads(args):
             "image": sample.name,
             "ms": wall * 1000,
             "cpu_ms": cpu * 1000,
+            "passes": (passes() - before) / args.repeat if before is not None else None,
             "truth": sorted(sample.faces),
             **reading.to_json(),
         }
+
+
+def _pass_counter(reader: str):
+    """The detector's network passes so far (None for another reader, or a tree of
+    `--against` whose detector does not count them)."""
+    if reader != "detector":
+        return lambda: None
+    from companion.dice import detector
+
+    return lambda: getattr(detector.model(), "passes", None)
+
+
+def _calibrated(name: str, rolls: list, profile, reader: str):
+    """`profile` calibrated for `reader` as the owner's calibration does, on a set's first
+    images as its rolls."""
+    from calibration.session import default_tuner
+
+    tuned, before, after = default_tuner(reader)(
+        [(s.load(), list(s.faces)) for s in rolls], profile
+    )
+    told = tuned.scale.calibrated_die
+    print(
+        f"{name}: calibrated on {len(rolls)} images: die size "
+        + (f"{told:.4f} of the longest side" if told else "not told")
+        + f", dice read right {before:.0%} before, {after:.0%} after",
+        file=sys.stderr,
+    )
+    return tuned
 
 
 def _summaries(records: list[dict]) -> dict:
@@ -92,6 +141,8 @@ def _summaries(records: list[dict]) -> dict:
         reading = Reading(dice, rec["status"], tuple(rec["problems"]), rec["expected"])
         entry["score"].add(Sample(rec["image"], tuple(rec["truth"])), reading, rec["ms"])
         entry["cpu"].append(rec["cpu_ms"])
+        if rec.get("passes") is not None:
+            entry.setdefault("passes", []).append(rec["passes"])
         entry["readings"][rec["image"]] = {
             k: rec[k] for k in ("truth", "status", "values", "problems", "dice")
         }
@@ -103,13 +154,15 @@ def _summaries(records: list[dict]) -> dict:
         summary["cpu_ms_p50"] = round(float(np.percentile(cpu, 50)), 2)
         summary["cpu_ms_p95"] = round(float(np.percentile(cpu, 95)), 2)
         summary["confident_errors"] = score.confident_errors
+        if entry.get("passes"):
+            summary["passes_per_read"] = round(float(np.mean(entry["passes"])), 2)
         result[name] = {"summary": summary, "readings": entry["readings"]}
     return result
 
 
 _HEAD = (
     f"{'':<7}{'set':<24} {'images':>6} {'dice':>5} {'per-die':>8} {'conf.err':>8} "
-    f"{'ms p50':>7} {'ms p95':>7} {'ms max':>7} {'cpu p50':>7} {'cpu p95':>7}"
+    f"{'ms p50':>7} {'ms p95':>7} {'ms max':>7} {'cpu p50':>7} {'cpu p95':>7} {'passes':>6}"
 )
 
 
@@ -117,7 +170,8 @@ def _line(s: dict, label: str = "") -> str:
     return (
         f"{label:<7}{s['set'][:24]:<24} {s['images']:>6} {s['dice']:>5} "
         f"{s['per_die_accuracy']:>8.1%} {s['confident_errors']:>8} {s['ms_p50']:>7.2f} "
-        f"{s['ms_p95']:>7.2f} {s['ms_max']:>7.2f} {s['cpu_ms_p50']:>7.2f} {s['cpu_ms_p95']:>7.2f}"
+        f"{s['ms_p95']:>7.2f} {s['ms_max']:>7.2f} {s['cpu_ms_p50']:>7.2f} {s['cpu_ms_p95']:>7.2f} "
+        f"{s.get('passes_per_read', '-'):>6}"
     )
 
 
@@ -163,6 +217,7 @@ def _side_by_side(args) -> tuple[dict, dict]:
     cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", *args.sets]
     cmd += ["--synthetic", str(args.synthetic), "--seed", str(args.seed)]
     cmd += ["--repeat", str(args.repeat), "--reader", args.reader]
+    cmd += ["--calibrate", str(args.calibrate)] if args.calibrate else []
     cmd += ["--profile", args.profile] if args.profile else []
     procs = []
     for tree in (Path(args.against).resolve(), HERE):
@@ -195,6 +250,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="reads per frame; the best counts")
     ap.add_argument("--profile", help="dice profile TOML (default: the shipped default)")
     ap.add_argument("--reader", default="pip-search", help="pip-search (default) or detector")
+    ap.add_argument(
+        "--calibrate",
+        type=int,
+        default=0,
+        metavar="N",
+        help="calibrate the die size on each photo set's first N images, read the rest with it",
+    )
     ap.add_argument("--dump", metavar="FILE", help="write readings and figures as JSON")
     ap.add_argument("--against", metavar="TREE", help="also time TREE's reader, frame by frame")
     ap.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two dumps")

@@ -13,7 +13,7 @@ from importlib import import_module
 from pathlib import Path
 
 KINDS = (
-    "calibration.cli:add_dice_command",  # dice: tune the dice reader on labelled photos
+    "calibration.cli:add_dice_command",  # dice: calibrate the dice reader on labelled photos
     "calibration.commands:add_frame_command",  # frame: find the tray, lock exposure
     "calibration.commands:add_game_step_commands",  # each registered game's own steps
 )
@@ -36,10 +36,11 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 def add_dice_command(kinds) -> None:
     p = kinds.add_parser(
         "dice",
-        help="tune the dice reader's profile on labelled photos",
+        help="calibrate the dice reader's profile on labelled photos",
         description=(
-            "Tune a dice profile on labelled sets (each DIR holds images/ and labels.jsonl) "
-            "and report accuracy before and after."
+            "Calibrate a dice profile for a reader on labelled sets (each DIR holds images/ "
+            "and labels.jsonl): the dice's size, measured on the pictures as they are, and "
+            "for the pip search its thresholds; report accuracy before and after."
         ),
     )
     p.add_argument("sets", nargs="+", metavar="DIR")
@@ -53,6 +54,12 @@ def add_dice_command(kinds) -> None:
         metavar="FILE",
         help="write the tuned profile here (camera and tray sections kept as they were)",
     )
+    p.add_argument(
+        "--reader",
+        choices=("pip-search", "detector"),
+        default="pip-search",
+        help="the reader the table uses (the settings' dice.reader; default pip-search)",
+    )
     p.add_argument("--rounds", type=int, default=2, help="passes over the numbers (default 2)")
     p.add_argument(
         "--limit", type=int, default=80, metavar="N", help="use at most N images per set"
@@ -64,8 +71,8 @@ def run_dice(args) -> int:
     from dataclasses import replace
 
     from companion.dice.cli import format_table
-    from companion.dice.scoring import LabelError, load_set
-    from companion.dice.tune import tune
+    from companion.dice.scoring import LabelError, load_set, score
+    from companion.dice.tune import die_share, tune, with_die_share
     from companion.profile import ProfileError, load, save
 
     try:
@@ -80,17 +87,39 @@ def run_dice(args) -> int:
         print(f"companion calibrate dice: {exc}", file=sys.stderr)
         return 2
     n = sum(len(s) for s in sets.values())
-    print(f"tuning on {n} images from {len(sets)} set(s)...", flush=True)
     profile = calibrated.dice
-    result = tune(sets, profile, rounds=args.rounds, progress=lambda m: print(" ", m, flush=True))
+    samples = [s for group in sets.values() for s in group]
+    if args.reader == "detector":
+        from companion.dice.learned import read
+
+        # The detector has no thresholds: its calibration is the dice's size alone.
+        print(f"measuring the dice's size on {n} images from {len(sets)} set(s)...", flush=True)
+        result = with_die_share(profile, die_share(samples, profile, read, again=2))
+        before = [score(name, group, profile, read=read) for name, group in sets.items()]
+        after = [score(name, group, result, read=read) for name, group in sets.items()]
+    else:
+        from companion.dice.reader import read
+
+        print(f"tuning on {n} images from {len(sets)} set(s)...", flush=True)
+        tuned = tune(
+            sets, profile, rounds=args.rounds, progress=lambda m: print(" ", m, flush=True)
+        )
+        result = with_die_share(tuned.profile, die_share(samples, tuned.profile, read))
+        before, after = tuned.before, tuned.after
+    share = result.scale.calibrated_die
+    print(
+        f"dice size: {share:.4f} of the pictures' longest side"
+        if share
+        else "dice size: not told (in no picture did the reader find as many dice as labelled)"
+    )
     print("before:")
-    print(format_table([s.summary() for s in result.before]))
+    print(format_table([s.summary() for s in before]))
     print("after:")
-    print(format_table([s.summary() for s in result.after]))
-    tuned = replace(calibrated, dice=replace(result.profile, name=f"{profile.name}, tuned"))
+    print(format_table([s.summary() for s in after]))
+    tuned = replace(calibrated, dice=replace(result, name=f"{profile.name}, tuned"))
     if args.out:
         save(tuned, args.out)
-        print(f"wrote {args.out} ({result.tried} settings tried)")
+        print(f"wrote {args.out}")
     else:
         print("tuned profile (use --out FILE to save it):")
         print(tuned.to_toml())

@@ -4,7 +4,8 @@ Steps:
 1. frame  - an empty tray in view: the tray is found (or its corners tapped), the picture's
             exposure checked, the camera settings and the tray's corners stored in the profile.
 2. dice   - three rolls of the owner's dice, each with the faces the owner sees: the dice reader
-            is tuned on them, the accuracy before and after is shown, the profile stored.
+            the table uses is calibrated on them (the owner's die size; the pip search's
+            thresholds too), the accuracy before and after is shown, the profile stored.
 3. ...     - the calibration steps the registered games bring (`calibration_steps()` in a
             bundle, see `companion.game.calibrating`): each gets the tray seen from above for
             every frame, and the owner's typed number, quarter turn or skip.
@@ -46,7 +47,10 @@ EMPTY_TRAY = "tray_empty.png"  # the empty tray, kept to find tiles on any tray 
 OLED_WIDTH = 21  # characters of the 128x64 OLED's small font
 
 Tuner = Callable[[list[tuple[np.ndarray, list[int]]], Any], tuple[Any, float, float]]
-"""(labelled tray images, dice profile) -> (tuned dice profile, accuracy before, after)."""
+"""(labelled tray images, dice profile) -> (calibrated dice profile, accuracy before, after)."""
+SIZE_UNKNOWN = (
+    "The dice's size could not be told: in no roll did the reader find as many dice as typed"
+)
 
 
 @dataclass(frozen=True)
@@ -78,10 +82,13 @@ class CalibrationSession:
         tuner: Tuner | None = None,
         on_roll: Callable[[np.ndarray, list[int]], None] | None = None,
         game_steps: Sequence[CalibrationStep] | None = None,
+        reader: str = "pip-search",
     ):
         """`on_roll(tray view, faces)` is told of every dice roll the owner labels;
-        `game_steps` follow the dice (default: those of every registered game)."""
+        `game_steps` follow the dice (default: those of every registered game); `reader` is
+        the dice reader the table uses (companion.dice.readers), the one calibrated."""
         self.data_dir = Path(data_dir)
+        self.reader = reader
         self._on_roll = on_roll
         self.profile_path = (
             Path(profile_path) if profile_path else calibration_profile.default_path(data_dir)
@@ -168,7 +175,9 @@ class CalibrationSession:
             from calibration.exposure import profile_values
 
             camera = profile_values(camera_settings)
-        updated = replace(self.profile, tray=tuple(map(tuple, fractions)), camera=camera)
+        tray_corners = tuple(map(tuple, fractions))
+        dice = _same_die_size(self.profile, tray_corners, (width, height))
+        updated = replace(self.profile, tray=tray_corners, camera=camera, dice=dice)
         _write_image(self.data_dir / EMPTY_TRAY, image)
         calibration_profile.save(updated, self.profile_path)
         self.profile, self._empty = updated, image
@@ -212,7 +221,7 @@ class CalibrationSession:
         return self._tune()
 
     def _tune(self) -> bool:
-        tuner = self._tuner or default_tuner()
+        tuner = self._tuner or default_tuner(self.reader)
         try:
             tuned, before, after = tuner(self.rolls, self.profile.dice)
         except ValueError as exc:
@@ -230,10 +239,21 @@ class CalibrationSession:
             if following
             else "Calibration is complete."
         )
-        self.note = (
-            f"Dice reader tuned: {before:.0%} of dice read right before, {after:.0%} now. {then}"
-        )
+        self.note = f"{self._calibrated(tuned, before, after)} {then}"
         return True
+
+    def _calibrated(self, dice: Any, before: float, after: float) -> str:
+        """What calibrating the dice did, in words: the die size found, and for the pip
+        search its tuning."""
+        accuracy = f"{before:.0%} of dice read right before, {after:.0%} now"
+        size = dice.scale.die_pixels(self.rolls[-1][0].shape)
+        if self.reader == "detector":
+            if size is None:
+                return f"{SIZE_UNKNOWN}, so the reader goes on searching for it ({accuracy})."
+            return f"Dice reader calibrated to dice about {size:.0f} px across: {accuracy}."
+        if size is None:
+            return f"Dice reader tuned: {accuracy}. {SIZE_UNKNOWN}."
+        return f"Dice reader tuned: {accuracy}; dice about {size:.0f} px across."
 
     # A game's steps ---------------------------------------------------------------------
     def _game_frame(self, image: np.ndarray) -> bool:
@@ -363,27 +383,72 @@ class CalibrationSession:
         return run.picture() if run is not None else None
 
 
-def default_tuner() -> Tuner:
-    """The dice reader's own tuning, on the owner's labelled rolls."""
-    return tune_on_rolls
+def _same_die_size(profile: Any, tray: Any, size: tuple[int, int]) -> Any:
+    """The dice profile with its calibrated die size kept in camera pixels when the tray's
+    outline changes: the die size is a share of the tray view's longest side, and a new
+    outline makes that view longer or shorter."""
+    share = profile.dice.scale.calibrated_die
+    if not share:
+        return profile.dice
+    from companion.dice.tune import with_die_share
+
+    def longest(corners: Any) -> int:
+        if corners is None:
+            return max(size)  # no tray: the whole frame is the view
+        return max(calibration_profile.tray_size(calibration_profile.from_fractions(corners, size)))
+
+    return with_die_share(profile.dice, share * longest(profile.tray) / longest(tray))
+
+
+def default_tuner(reader: str = "pip-search") -> Tuner:
+    """The calibration of the dice reader called `reader`, on the owner's labelled rolls."""
+    return calibrate_detector if reader == "detector" else tune_on_rolls
 
 
 def tune_on_rolls(rolls: list[tuple[np.ndarray, list[int]]], dice: Any) -> tuple[Any, float, float]:
-    """Tune the dice profile `dice` on the rolls; returns it with the share of dice read right
-    before and after."""
-    from companion.dice.scoring import Sample
-    from companion.dice.tune import tune
+    """Tune the pip search's numbers in the dice profile `dice` on the rolls and measure the
+    owner's die size with it; returns the profile with the share of dice read right before
+    and after."""
+    from companion.dice.reader import read
+    from companion.dice.tune import die_share, tune, with_die_share
 
-    samples = [
+    samples = _samples(rolls)
+    result = tune({"owner's rolls": samples}, dice)
+    tuned = with_die_share(result.profile, die_share(samples, result.profile, read))
+    return tuned, _accuracy(result.before), _accuracy(result.after)
+
+
+def calibrate_detector(
+    rolls: list[tuple[np.ndarray, list[int]]], dice: Any
+) -> tuple[Any, float, float]:
+    """The learned detector has no thresholds to tune: measure the owner's die size with it
+    (searching for the size, as uncalibrated) and store it, so it reads in one pass at that
+    scale; returns the profile with the share of dice read right before and after."""
+    from companion.dice.learned import read
+    from companion.dice.scoring import score
+    from companion.dice.tune import die_share, with_die_share
+
+    samples = _samples(rolls)
+    # Searched for first, then read at the size found: the detector tells sizes far from
+    # its own die size a fifth or more off, near it within a few percent.
+    calibrated = with_die_share(dice, die_share(samples, dice, read, again=2))
+    before = score("before", samples, dice, read=read)
+    after = score("after", samples, calibrated, read=read)
+    return calibrated, _accuracy([before]), _accuracy([after])
+
+
+def _samples(rolls: list[tuple[np.ndarray, list[int]]]) -> list:
+    from companion.dice.scoring import Sample
+
+    return [
         Sample(name=f"roll {i}", faces=tuple(values), frame=image)
         for i, (image, values) in enumerate(rolls, 1)
     ]
-    result = tune({"owner's rolls": samples}, dice)
 
-    def accuracy(scores) -> float:
-        return sum(s.correct for s in scores) / max(sum(s.dice for s in scores), 1)
 
-    return result.profile, accuracy(result.before), accuracy(result.after)
+def _accuracy(scores) -> float:
+    """The share of the labelled dice read right."""
+    return sum(s.correct for s in scores) / max(sum(s.dice for s in scores), 1)
 
 
 def _wrap(text: str, lines: int) -> list[str]:

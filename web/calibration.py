@@ -341,7 +341,7 @@ SCRIPT = r""""use strict";
     if (s.awaiting_number) $("cal-tile-img").src = API + "/tile.png?t=" + Date.now();
     $("cal-number-value").placeholder = s.number_hint || "Number on the back";
     $("cal-accuracy").textContent = s.accuracy
-      ? `Dice read right: ${Math.round(s.accuracy.before * 100)}% before tuning, ` +
+      ? `Dice read right: ${Math.round(s.accuracy.before * 100)}% before calibrating, ` +
         `${Math.round(s.accuracy.after * 100)}% after.` : "";
   }
 

@@ -119,6 +119,7 @@ class Detector:
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ModelError(f"dice detector settings {settings} cannot be read: {exc}") from exc
         self._lock = threading.Lock()  # networks, their buffers shared: one pass at a time
+        self.passes = 0  # passes run so far: what a read costs, for benchmarks and tests
 
     def outputs(self, image: np.ndarray, at: int = -1) -> np.ndarray:
         """The network's CHANNELS x H/STRIDE x W/STRIDE output for a uint8 BGR image, read
@@ -127,6 +128,7 @@ class Detector:
         with self._lock:
             self.nets[at].setInput(x)
             out = self.nets[at].forward()
+            self.passes += 1
         h, w = image.shape[:2]
         return out[0, :, : -(-h // STRIDE), : -(-w // STRIDE)]
 

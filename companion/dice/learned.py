@@ -2,7 +2,9 @@
 `read(frame, profile, expected=None) -> Reading`.
 
 1. a hand in the tray: no reading (scene.py);
-2. the detector finds the dice at the scale that brings them to its die size (detector.py);
+2. the detector finds the dice at the scale that brings them to its die size (detector.py):
+   in one pass at the calibrated die size (`scale.calibrated_die`), else after passes that
+   search for the dice's size;
 3. each die's face probabilities, calibrated on held-out photos, decide: a die is read
    hands-free only when the detector is sure a die is there, sure of its face, and the
    frame does not cut it; anything else is flagged for a check, never dropped or guessed:
@@ -36,7 +38,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     if first is not None:
         return first
     model = detector.model()
-    found = model.find(frame)
+    found = model.find(frame, profile.scale.die_pixels(frame.shape))
     s = model.settings
     dice = [_die(f, frame, s) for f in found if f.presence >= s.present]
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))

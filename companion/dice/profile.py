@@ -131,12 +131,24 @@ class ScaleParams:
     longest_side: int = 640
     die_size: float = 42.0
     tolerance: float = 1.6
+    calibrated_die: float = 0.0
 
     limits: ClassVar[dict] = {
         "longest_side": _num(160, 4096, "a frame is first searched this long (px)", True),
         "die_size": _num(12, 120, "the die size the pip search is tuned for (px)"),
         "tolerance": _num(1.05, 4, "dice found this much bigger or smaller: search again"),
+        "calibrated_die": _num(
+            0,
+            0.5,
+            "the owner's die edge in shares of the tray view's longest side, measured by "
+            "calibration (0: not calibrated; the detector then searches for the dice's size)",
+        ),
     }
+
+    def die_pixels(self, shape: tuple[int, ...]) -> float | None:
+        """The calibrated die edge in pixels of a frame of `shape` (the tray view the dice
+        were calibrated on, at any resolution); None when not calibrated."""
+        return self.calibrated_die * max(shape[:2]) if self.calibrated_die else None
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Tune a dice profile on labelled photos: a coordinate search over the reader's thresholds.
+"""Tune a dice profile on labelled photos: a coordinate search over the reader's thresholds
+(the pip search's), and the owner's die size measured on them (the detector's scale).
 
 The objective rewards per-die accuracy and punishes confident errors five times as hard
 (a wrong face the reader is sure of costs the table more than a flagged one), so tuning
@@ -7,7 +8,8 @@ never buys accuracy with silent mistakes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import statistics
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from companion.dice.profile import Profile
@@ -89,3 +91,34 @@ def tune(
         if not improved:
             break
     return TuneResult(best, before, best_scores, tried)
+
+
+def die_share(
+    samples: Iterable[Sample], profile: Profile, read: Callable, again: int = 0
+) -> float | None:
+    """The dice's edge in shares of the frame's longest side (`scale.calibrated_die`): the
+    median over the dice `read` finds in the samples where it finds as many as are labelled
+    (elsewhere it missed a die or took something else for one, and the sizes cannot be
+    trusted); None when no sample tells it. `again`: measured that many more times, read at
+    the size found (a reader that reads at the calibrated size tells sizes best near it)."""
+    from companion.dice.reader import die_size
+
+    samples = list(samples)
+    share = None
+    for _ in range(1 + again):
+        shares = []
+        for sample in samples:
+            frame = sample.load()
+            reading = read(frame, with_die_share(profile, share), expected=len(sample.faces))
+            if len(reading.dice) == len(sample.faces):
+                shares += [die_size(d) / max(frame.shape[:2]) for d in reading.dice]
+        if not shares:
+            break
+        share = statistics.median(shares)
+    return share
+
+
+def with_die_share(profile: Profile, share: float | None) -> Profile:
+    """`profile` calibrated to dice of this share (None or 0: not calibrated)."""
+    share = min(share or 0.0, type(profile.scale).limits["calibrated_die"]["hi"])
+    return replace(profile, scale=replace(profile.scale, calibrated_die=round(share, 4)))

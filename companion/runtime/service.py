@@ -497,7 +497,10 @@ class Service:
                 self.dice_learner.request()
 
         session = CalibrationSession(
-            self.data_dir, profile_path=self.profile.path, on_roll=calibration_roll
+            self.data_dir,
+            profile_path=self.profile.path,
+            on_roll=calibration_roll,
+            reader=self.config.dice.reader,
         )
         self.calibration = attach(
             app,

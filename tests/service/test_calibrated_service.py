@@ -15,7 +15,7 @@ from servicekit import free_port, wait_for
 from tablehttp import host
 
 from companion import profile as calibration_profile
-from companion.dice import synth
+from companion.dice import detector, synth
 from companion.profile_source import ProfileSource
 from companion.rolls import tray_watcher
 from companion.runtime import service as service_module
@@ -55,6 +55,23 @@ def test_the_reader_reads_only_the_calibrated_tray(two_trays):
     assert _throw(tray_watcher(), two_trays) == (1, 2, 4, 5, 6)  # no tray: the whole frame
     left = replace(calibration_profile.load(None), tray=LEFT)
     assert _throw(tray_watcher(lambda: left), two_trays) == (2, 5, 6)
+
+
+def test_with_a_calibrated_die_size_the_detector_reads_each_settled_frame_in_one_pass():
+    """The tray watcher reads the last 2 frames of the settle window: one network pass each
+    at the calibrated die size, where the search for the size takes more."""
+    rng = np.random.default_rng(3)
+    scene = synth.random_scene([2, 3, 6, 6], rng, width=640, height=480, size=40, view_tilt=0.0)
+    frame = synth.render(scene, rng)
+    plain = calibration_profile.load(None)
+    dice = replace(plain.dice, scale=replace(plain.dice.scale, calibrated_die=40 / 640))
+    calibrated = replace(plain, dice=dice)
+    passes = {}
+    for name, profile in (("searching", plain), ("calibrated", calibrated)):
+        before = detector.model().passes
+        assert _throw(tray_watcher(lambda p=profile: p, reader="detector"), frame) == (2, 3, 6, 6)
+        passes[name] = detector.model().passes - before
+    assert passes["calibrated"] == 2 < passes["searching"]
 
 
 def test_a_tray_calibrated_while_running_is_read_from_the_next_throw(tmp_path, two_trays):
@@ -147,6 +164,30 @@ def test_calibration_on_the_host_page_takes_effect_without_a_restart(tmp_path, s
     assert wait_for(shows_the_tray, timeout=10)
     # Calibration still sees the whole raw frame, so the tray can be found again.
     assert service.calibration.latest_image().shape == (height, width, 3)
+
+
+def test_the_host_page_calibrates_the_die_size_for_the_detector_the_settings_name(start_service):
+    running = start_service(**{"dice.reader": "detector"})
+    service = running.service
+    assert wait_for(lambda: service.rolls.latest_image() is not None)
+    height, width = service.rolls.latest_image().shape[:2]
+    phone = host(running.base, running.pin)
+    corners = [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]]
+    status, body = phone.post("/api/host/calibration/corners", {"points": corners})
+    assert status == 200 and body["ok"], body
+    camera = service.simulator.camera
+    for faces in ("146", "225", "361"):
+        service.simulator.throw(3, [int(f) for f in faces])
+        assert wait_for(lambda: camera.settled, timeout=10)
+        seen = service.rolls.latest_image()
+        assert wait_for(lambda s=seen: service.rolls.latest_image() is not s)  # a frame at rest
+        status, body = phone.post("/api/host/calibration/roll", {"faces": faces})
+        assert status == 200 and body["ok"], body
+    assert "Dice reader calibrated to dice about" in body["note"], body["note"]
+    assert "tuned" not in body["note"]
+    stored = calibration_profile.load(service.data_dir / "profile.toml")
+    assert stored.dice.scale.calibrated_die > 0
+    assert stored.dice.pips == calibration_profile.load(None).dice.pips
 
 
 def _oled_shows_guide(service) -> bool:
