@@ -17,9 +17,10 @@ every record sheet.
 
 from __future__ import annotations
 
+from collections import Counter
 from operator import attrgetter
 
-from companion.game.moctezuma.hidden import CLUE, NAME_CARDS, TREASURES
+from companion.game.moctezuma.hidden import NAME_CARDS, TREASURES
 from companion.game.moctezuma.state import POINTS, MoctezumaState
 
 _CARDS = 10 * (len(TREASURES) + 1)
@@ -40,7 +41,9 @@ class _Ranks(dict):
 _RANK = _Ranks(
     {points: points for points in TREASURES} | {name: 9 for name in NAME_CARDS}
 ).__getitem__
-_DEALT = sorted(map(_RANK, (*TREASURES, CLUE)))  # a temple's 12 cards, ranked
+# A temple's 12 cards: its 11 treasures, by points, and one name card.
+_TREASURE_COUNTS = tuple(Counter(TREASURES).items())
+_NAMES = frozenset(NAME_CARDS)
 
 
 def _fail(name: str, detail: str) -> None:
@@ -169,20 +172,25 @@ class Watcher:
     def _chose(self, state: MoctezumaState, seat: int) -> None:
         """The drawn cards are gone: when they are under their deck, bar at most one treasure
         now last in `seat`'s hand, the temple holds what it held (MOCT-EXPL-1), and the
-        copies follow."""
+        copies follow. Put back in the order drawn (the usual case), the cards under the
+        deck are the drawn ones bar the kept, last first; else they are compared by rank."""
         temple = self.source
         deck, before = state.decks[temple], self.decks[temple]
         back = len(deck) - len(before)
         hand, held = self.hands[seat], self.held[seat]
-        returned = deck[:back]
+        returned, rest = deck[:back], self.drawn[::-1]
         if hand != held:
             if len(hand) != len(held) + 1 or hand[:-1] != held or hand[-1][0] != temple:
                 return
             points = hand[-1][1]
-            if not isinstance(points, int):
+            if not isinstance(points, int) or points not in rest:
                 return
             returned.append(points)
-        if deck[back:] == before and sorted(map(_RANK, returned)) == sorted(map(_RANK, self.drawn)):
+            rest.remove(points)
+            rest.append(points)
+        if deck[back:] == before and (
+            returned == rest or sorted(map(_RANK, returned)) == sorted(map(_RANK, rest))
+        ):
             self.decks[temple] = deck[:]
             if hand != held:
                 held.append(hand[-1])
@@ -268,8 +276,10 @@ class Watcher:
         explore = state.explore
         if explore is not None and explore["temple"] == temple:
             cards += explore["cards"]
-        if sorted(map(_RANK, cards)) == _DEALT:
-            return
+        if len(cards) == 12 and not _NAMES.isdisjoint(cards):
+            count = cards.count
+            if all([count(points) == n for points, n in _TREASURE_COUNTS]):
+                return
         drawn = len(explore["cards"]) if explore is not None else 0
         held = sum(map(len, self.hands))
         if sum(map(len, state.decks.values())) + held + drawn != _CARDS:
