@@ -17,10 +17,9 @@ every record sheet.
 
 from __future__ import annotations
 
-from collections import Counter
 from operator import attrgetter
 
-from companion.game.moctezuma.hidden import NAME_CARDS, TREASURES
+from companion.game.moctezuma.hidden import CLUE, NAME_CARDS, TREASURES
 from companion.game.moctezuma.state import POINTS, MoctezumaState
 
 _CARDS = 10 * (len(TREASURES) + 1)
@@ -41,9 +40,7 @@ class _Ranks(dict):
 _RANK = _Ranks(
     {points: points for points in TREASURES} | {name: 9 for name in NAME_CARDS}
 ).__getitem__
-# A temple's 12 cards: its 11 treasures, by points, and one name card.
-_TREASURE_COUNTS = tuple(Counter(TREASURES).items())
-_NAMES = frozenset(NAME_CARDS)
+_DEALT = sorted(map(_RANK, (*TREASURES, CLUE)))  # a temple's 12 cards, ranked
 
 
 def _fail(name: str, detail: str) -> None:
@@ -276,10 +273,8 @@ class Watcher:
         explore = state.explore
         if explore is not None and explore["temple"] == temple:
             cards += explore["cards"]
-        if len(cards) == 12 and not _NAMES.isdisjoint(cards):
-            count = cards.count
-            if all([count(points) == n for points, n in _TREASURE_COUNTS]):
-                return
+        if sorted(map(_RANK, cards)) == _DEALT:
+            return
         drawn = len(explore["cards"]) if explore is not None else 0
         held = sum(map(len, self.hands))
         if sum(map(len, state.decks.values())) + held + drawn != _CARDS:
