@@ -13,6 +13,10 @@ keeps each temple's kept cards, so no hand is gone through again). When the cloc
 turned, round, game over) moves, its rules are checked, with every position once a round.
 The first check and the check of a finished game take nothing on trust: every temple and
 every record sheet.
+
+`companion simulate` calls `Watcher.after` instead, with each command's events: it checks
+what the command's action moved, the points and the round at once, and compares the rest of
+the state with its copies when the clock moves, once a round (see its docstring).
 """
 
 from __future__ import annotations
