@@ -317,6 +317,8 @@ def simulate(
     stats = game.simulation() if hasattr(game, "simulation") else None
     fewest, most = stats.seats if stats is not None else (game.min_seats, game.max_seats)
     report = SimulationReport(game_name, stats=stats)
+    # A game's simulation may offer a `watcher()`, a check told each command's events.
+    watching = checked and hasattr(stats, "watcher")
     start = time.perf_counter()
     for number in range(games):
         game_seed = seed + number
@@ -327,7 +329,8 @@ def simulate(
                 [f"Player {i + 1}" for i in range(count)],
                 game_seed,
                 options=dict(options or {}),
-                check=stats.checker() if stats is not None and checked else None,
+                check=stats.checker() if stats is not None and checked and not watching else None,
+                watch=stats.watcher() if watching else None,
             )
         except Exception as exc:
             raise SimulationError(

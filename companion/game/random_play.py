@@ -7,7 +7,11 @@ choices likelier; a `corrections` set of host commands a random player must neve
 A game whose choices repeat may instead offer `random_menu(state)`: the commands a random
 player picks among (no corrections) and their cumulative weights, made once and reused, so
 that nothing is rebuilt for every command; `random_args` is then asked only for the command
-types in its `random_fills`. The pick is the one `rng.choices` would make.
+types in its `random_fills`. The pick is the one `rng.choices` would make. Such a game may
+also offer `play_offered(state, command)`: a command its menu offered for this very state
+(values filled), played without validating it again and folded at once, giving the events
+`apply` gives; the every-game tests prove both on random games. Commands from people always
+take `apply`.
 """
 
 from __future__ import annotations
@@ -85,15 +89,19 @@ def play_random_game(
     rng: random.Random | None = None,
     max_commands: int = 20_000,
     check: Any = None,
+    watch: Any = None,
 ) -> PlayedGame:
-    """Play one whole game with random legal commands; `check(state)` runs after each command."""
+    """Play one whole game with random legal commands; `check(state)` runs after each command,
+    and `watch(state, events)`, told the events the command made."""
     rng = rng or random.Random(seed)
     state = game.setup(options or {}, seats, seed)
     commands: list[Command] = []
     events = 0
     apply, fold, is_over, count = game.apply, game.fold, game.is_over, len(seats)
+    offered = None
     if getattr(game, "random_menu", None) is not None:
         pick = _menu_picker(game)
+        offered = getattr(game, "play_offered", None)
     else:
 
         def pick(state: Any, rng: random.Random) -> Command:
@@ -104,13 +112,18 @@ def play_random_game(
         if is_over(state):
             break
         command = pick(state, rng)
-        produced = apply(state, command)
-        for event in produced:
-            state = fold(state, event)
+        if offered is not None:
+            produced = offered(state, command)
+        else:
+            produced = apply(state, command)
+            for event in produced:
+                state = fold(state, event)
         events += len(produced)
         played(command)
         if check is not None:
             check(state)
+        if watch is not None:
+            watch(state, produced)
     else:
         if not is_over(state):
             raise RuntimeError(f"Game did not end within {max_commands} commands.")

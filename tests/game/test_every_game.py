@@ -4,6 +4,7 @@ same views, and secrecy (what a viewer may not know never changes what that view
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 
@@ -80,6 +81,51 @@ def play(table: Table, game, state, rng: random.Random, count: int):
         for event in game.apply(state, command):
             state = game.fold(state, event)
     return state
+
+
+def _views(game, state, seats: int) -> list:
+    return [game.public_view(state), *(game.seat_view(state, s) for s in range(seats))]
+
+
+def _offered(game, state, seats: int, rng: random.Random) -> list:
+    """Every command random play may pick now, its open values filled."""
+    if getattr(game, "random_menu", None) is not None:
+        menu, _ = game.random_menu(state)
+        return [game.random_args(state, c, rng) if c.type in game.random_fills else c for c in menu]
+    skip = getattr(game, "corrections", frozenset())
+    offered = [c for c in game.legal(state, None) if c.type not in skip]
+    for seat in range(seats):
+        offered += game.legal(state, seat)
+    fill = getattr(game, "random_args", None)
+    # Dice are left out: random play rolls them from the roll prompt.
+    return [fill(state, c, rng) if fill else c for c in offered if c.type != "dice"]
+
+
+@pytest.mark.parametrize("game", games())
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_command_random_play_is_offered_passes_the_validating_path(game, seed):
+    """At every moment of random games, every command a random player may pick is accepted by
+    `apply`, the path people's commands take; a game that plays its menu's commands without
+    validating them again (`play_offered`) gives the very events and views that `apply` and
+    `fold` give, so a wrong menu or a wrong shortcut fails here."""
+    play = getattr(game, "play_offered", None)
+    for seats in seat_counts(game):
+        state = game.setup({}, NAMES[:seats], seed)
+        rng = random.Random(seed)
+        while not game.is_over(state):
+            for command in _offered(game, state, seats, random.Random(rng.random())):
+                game.apply(state, command)  # raises RuleError when it is not legal
+            command = random_command(game, state, rng, seats)
+            if play is None:
+                for event in game.apply(state, command):
+                    state = game.fold(state, event)
+                continue
+            validated = copy.deepcopy(state)
+            events = game.apply(validated, command)
+            for event in events:
+                validated = game.fold(validated, event)
+            assert play(state, command) == events, command
+            assert _views(game, state, seats) == _views(game, validated, seats), command
 
 
 @pytest.mark.parametrize("game", games())

@@ -12,6 +12,7 @@ from companion.game.fairness import commitment, verify_reveal
 from companion.game.moctezuma import fold as folding
 from companion.game.moctezuma import rules, views
 from companion.game.moctezuma.hidden import chit_spaces, deal_hidden
+from companion.game.moctezuma.offered import play_offered
 from companion.game.moctezuma.options import OPTIONS, check_options
 from companion.game.moctezuma.state import POINTS, MoctezumaState, Seat
 from companion.game.protocol import Command, Event, Option, Prompt, RuleError
@@ -66,6 +67,8 @@ class MoctezumaGame:
     # them hundreds of times.
     apply: ClassVar = staticmethod(rules.validate)
     fold: ClassVar = staticmethod(folding.fold)
+    # Random play's commands, offered by `random_menu` for the very state they are played on.
+    play_offered: ClassVar = staticmethod(play_offered)
 
     def public_view(self, state: MoctezumaState) -> dict[str, Any]:
         return views.public_view(state)

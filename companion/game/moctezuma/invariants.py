@@ -13,6 +13,10 @@ keeps each temple's kept cards, so no hand is gone through again). When the cloc
 turned, round, game over) moves, its rules are checked, with every position once a round.
 The first check and the check of a finished game take nothing on trust: every temple and
 every record sheet.
+
+`companion simulate` calls `Watcher.after` instead, with each command's events: it checks
+what the command's action moved, the points and the round at once, and compares the rest of
+the state with its copies when the clock moves, once a round (see its docstring).
 """
 
 from __future__ import annotations
@@ -77,7 +81,7 @@ class Watcher:
             if self.drawn is None:
                 self._drew(state, explore)
         elif self.drawn is not None:
-            self._chose(state)
+            self._chose(state, state.turn)
         # Compared with the copies in C: a card moved any other way sends it to `_cards`.
         if (
             state.decks != self.decks
@@ -85,6 +89,77 @@ class Watcher:
             or (explore and explore["cards"]) != self.drawn
         ):
             self._cards(state, set())
+
+    def after(self, state: MoctezumaState, events: list) -> None:
+        """Checks the state a command left, told the command's events: what its action
+        moved is checked at once (a position, a record sheet, the cards drawn, kept or put
+        back), the action points, the acting player's position and the round every time;
+        when the clock moves (a chit turned, the game over: once a round) its rules and the
+        rest of the state (every deck, hand, position and record sheet), whole when the game
+        ends. The first check is `__call__`'s, in full."""
+        if self.clock is None:
+            self(state)
+            return
+        _ACTION[events[0]["type"]](self, state, events)
+        if state.turned != self.clock[0] or state.over:
+            self._clock(state)
+        if not 0 <= state.points <= self.limit:
+            _fail("action points 0-5", f"{state.points} points")
+        if state.seats[state.turn].at not in _PLACES:  # the next command starts from there
+            _positions(state.seats)
+        if state.round != state.turned + 1 and not state.over:
+            _fail("one chit turned a round", f"round {state.round}, {state.turned} chits turned")
+
+    def _moved(self, state: MoctezumaState, events: list) -> None:
+        if state.seats[events[0]["seat"]].at not in _PLACES:
+            _positions(state.seats)
+
+    def _researched(self, state: MoctezumaState, events: list) -> None:
+        if not state.seats[events[0]["seat"]].record.chits.items() <= self.faces:
+            _records(state.seats, self.faces)
+
+    def _explored(self, state: MoctezumaState, events: list) -> None:
+        """The cards drawn are the top of the temple's deck as it was, awaiting the choice of
+        one to keep, or, with no treasure among them, back under the deck."""
+        explore = state.explore
+        if explore is None:
+            self._returned(state, events)
+            return
+        if explore["seat"] != state.turn:
+            _fail("only the acting player explores", f"{explore['seat']} vs {state.turn}")
+        self._drew(state, explore)
+        if self.drawn is None:  # not the top of the deck as it was
+            self._cards(state, set())
+
+    def _returned(self, state: MoctezumaState, events: list) -> None:
+        """The cards drawn are back under the deck, bar the one kept, last in the hand of the
+        player who kept it (a Keep's events: kept, returned; an empty Explore's: explored,
+        returned)."""
+        back = events[1]
+        temple = back["temple"]
+        if self.drawn is None:  # drawn and put back by one command: checked as drawn first
+            before, count = self.decks[temple], len(back["cards"])
+            self.drawn, self.source = before[: -count - 1 : -1], temple
+            self.decks[temple] = before[: len(before) - count]
+        self._chose(state, back["seat"])
+        if self.drawn is not None:  # not the cards drawn, bar one kept, under the deck
+            self._cards(state, set())
+
+    def _clock(self, state: MoctezumaState) -> None:
+        """The clock moved: its rules, then everything the commands of the round did not
+        touch, compared with the copies."""
+        self._tick(state, (state.turned, state.round, state.over))
+        _records(state.seats, self.faces)
+        explore = state.explore
+        if (
+            state.decks != self.decks
+            or self.hands != self.held
+            or (explore and explore["cards"]) != self.drawn
+        ):
+            self._cards(state, set())
+
+    def _nothing(self, state: MoctezumaState, events: list) -> None:
+        """A command that moves nothing the points and the clock checks do not cover."""
 
     def _drew(self, state: MoctezumaState, explore: dict) -> None:
         """An Explore drew cards: when they are the top of the temple's deck as it was, the
@@ -95,23 +170,28 @@ class Watcher:
             self.decks[temple] = deck[:]
             self.drawn, self.source = drawn[:], temple
 
-    def _chose(self, state: MoctezumaState) -> None:
+    def _chose(self, state: MoctezumaState, seat: int) -> None:
         """The drawn cards are gone: when they are under their deck, bar at most one treasure
-        now last in the acting player's hand, the temple holds what it held (MOCT-EXPL-1),
-        and the copies follow."""
+        now last in `seat`'s hand, the temple holds what it held (MOCT-EXPL-1), and the
+        copies follow. Put back in the order drawn (the usual case), the cards under the
+        deck are the drawn ones bar the kept, last first; else they are compared by rank."""
         temple = self.source
         deck, before = state.decks[temple], self.decks[temple]
         back = len(deck) - len(before)
-        hand, held = self.hands[state.turn], self.held[state.turn]
-        returned = deck[:back]
+        hand, held = self.hands[seat], self.held[seat]
+        returned, rest = deck[:back], self.drawn[::-1]
         if hand != held:
             if len(hand) != len(held) + 1 or hand[:-1] != held or hand[-1][0] != temple:
                 return
             points = hand[-1][1]
-            if not isinstance(points, int):
+            if not isinstance(points, int) or points not in rest:
                 return
             returned.append(points)
-        if deck[back:] == before and sorted(map(_RANK, returned)) == sorted(map(_RANK, self.drawn)):
+            rest.remove(points)
+            rest.append(points)
+        if deck[back:] == before and (
+            returned == rest or sorted(map(_RANK, returned)) == sorted(map(_RANK, rest))
+        ):
             self.decks[temple] = deck[:]
             if hand != held:
                 held.append(hand[-1])
@@ -217,6 +297,19 @@ def _records(seats, faces) -> None:
     """MOCT-REC-1: every record sheet holds only what is really there."""
     if not all(seat.record.chits.items() <= faces for seat in seats):
         _fail("record sheets record what is there", f"{[s.record.chits for s in seats]}")
+
+
+# The check a command calls for (`Watcher.after`), by its first event.
+_ACTION = {
+    "moved": Watcher._moved,
+    "placed": Watcher._moved,
+    "researched": Watcher._researched,
+    "explored": Watcher._explored,
+    "kept": Watcher._returned,
+    "turn_ended": Watcher._nothing,
+    "noted": Watcher._nothing,
+    "game_over": Watcher._nothing,
+}
 
 
 def check(state: MoctezumaState, before: Watcher | None = None) -> Watcher:

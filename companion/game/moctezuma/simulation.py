@@ -24,6 +24,11 @@ class MoctezumaSimulation:
         spared the lookup of `__call__` every time)."""
         return Watcher().__call__
 
+    def watcher(self) -> Callable[[MoctezumaState, list], None]:
+        """The check `companion simulate` runs after every command, told its events: what
+        they changed at once, the rest of the state once a round (`Watcher.after`)."""
+        return Watcher().after
+
     def add(self, state: MoctezumaState, commands: list[Any]) -> None:
         """Counts one finished game."""
         self.winning.append(max(state.result["scores"]))

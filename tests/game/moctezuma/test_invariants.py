@@ -4,11 +4,12 @@ when they are handed the previous state's snapshot and count only what changed."
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
-from companion.game.moctezuma.invariants import check
-from companion.game.random_play import random_command
+from companion.game.moctezuma.invariants import Watcher, check
+from companion.game.random_play import play_random_game, random_command
 
 from .helpers import GAME, NAMES
 
@@ -130,3 +131,137 @@ def test_a_broken_state_is_caught_before_the_game_ends_moct_set_2(corrupt):
             for event in GAME.apply(state, random_command(GAME, state, rng)):
                 GAME.fold(state, event)
             last = check(state, last)
+
+
+def _watched_until_caught(corrupt, seed: int = 4):
+    """A random game checked as `companion simulate` checks it (`Watcher.after`, told each
+    command's events); `corrupt(state, events)` breaks the state right after a command, as a
+    faulty engine would, when it returns True. Gives the AssertionError, and (commands played,
+    chits turned) when the state was broken and when the break was caught."""
+    watcher, broken, now = Watcher(), [], []
+
+    def watch(state, events):
+        now[:] = [len(now) and now[0] + 1, state.turned]
+        if not broken and corrupt(state, events):
+            broken.extend(now)
+        watcher.after(state, events)
+
+    with pytest.raises(AssertionError) as caught:
+        play_random_game(GAME, NAMES[:3], seed, watch=watch)
+    assert broken, "the state was never broken"
+    return caught.value, tuple(broken), tuple(now)
+
+
+def _lose_a_drawn_card(state, events):
+    if events[0]["type"] == "explored" and state.explore is not None:
+        state.explore["cards"].pop()
+        return True
+    return False
+
+
+def _keep_a_name_card(state, events):
+    if events[0]["type"] == "kept":
+        hand = state.seats[events[0]["seat"]].kept
+        hand[-1] = (hand[-1][0], "Clue")
+        return True
+    return False
+
+
+def _lose_a_returned_card(state, events):
+    if events[0]["type"] == "kept" and len(events[1]["cards"]) > 0:
+        state.decks[events[1]["temple"]].pop(0)
+        return True
+    return False
+
+
+def _move_off_the_board(state, events):
+    if events[0]["type"] == "moved":
+        state.seats[events[0]["seat"]].at = 11
+        return True
+    return False
+
+
+def _record_a_wrong_face(state, events):
+    if events[0]["type"] == "researched":
+        space, face = events[0]["seen"][0]
+        state.seats[events[0]["seat"]].record.chits[space] = (
+            "Safe" if face == "Cursed" else "Cursed"
+        )
+        return True
+    return False
+
+
+def _too_many_points(state, events):
+    if events[0]["type"] == "moved":
+        state.points = 6
+        return True
+    return False
+
+
+def _a_round_skipped(state, events):
+    if events[0]["type"] == "moved":
+        state.round += 1
+        return True
+    return False
+
+
+@pytest.mark.parametrize(
+    ("corrupt", "broken"),
+    [
+        (_lose_a_drawn_card, "temple"),
+        (_keep_a_name_card, "name card"),
+        (_lose_a_returned_card, "temple cards"),
+        (_move_off_the_board, "on the board"),
+        (_record_a_wrong_face, "record sheets"),
+        (_too_many_points, "action points"),
+        (_a_round_skipped, "one chit turned a round"),
+    ],
+)
+def test_what_a_command_broke_is_caught_at_that_command(corrupt, broken):
+    """MOCT-SET-2, MOCT-EXPL-1, MOCT-EXPL-2, MOCT-MOVE-1, MOCT-REC-1, MOCT-TURN-1,
+    MOCT-ROUND-1: the check `companion simulate` runs, told a command's events, catches a
+    break in what the command moved (cards drawn, kept or put back, a position, a record
+    sheet) and in the points and the round, right after that command."""
+    error, broke, caught = _watched_until_caught(corrupt)
+    assert broken in str(error)
+    assert caught == broke
+
+
+def _change_a_treasure_elsewhere(state, events):
+    """A treasure's points changed in a temple the acting player is not at."""
+    here = state.seats[state.turn].at
+    deck = next(
+        (d for t, d in state.decks.items() if t != here and 1 in d and state.turned >= 2), None
+    )
+    if deck is None or events[0]["type"] != "moved":
+        return False
+    deck[deck.index(1)] = 5
+    return True
+
+
+def _record_elsewhere(state, events):
+    """A wrong face on the record sheet of a player who is not acting."""
+    if state.turned < 2 or events[0]["type"] != "moved":
+        return False
+    _corrupt_a_record(state)
+    return True
+
+
+def _position_elsewhere(state, events):
+    """A researcher who is not acting put off the board."""
+    if state.turned < 2 or events[0]["type"] != "moved":
+        return False
+    _corrupt_a_position(state)
+    return True
+
+
+@pytest.mark.parametrize(
+    "corrupt", [_change_a_treasure_elsewhere, _record_elsewhere, _position_elsewhere]
+)
+def test_what_no_command_touched_is_caught_within_the_round_moct_set_2(corrupt):
+    """MOCT-SET-2, MOCT-REC-1, MOCT-MOVE-1: a break in a part of the state the command did
+    not touch (another temple's deck, another player's sheet or position) is caught when the
+    round ends, before the next chit is turned."""
+    error, broke, caught = _watched_until_caught(corrupt)
+    assert re.search(r"treasure cards|record sheets|on the board", str(error))
+    assert caught[1] <= broke[1] + 1
