@@ -27,7 +27,7 @@ def _folded(state: MoctezumaState, events: list[Event]) -> list[Event]:
 def _move(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
     moved = {"type": "moved", "seat": seat, "to": args["to"]}
     if state.points == 1:
-        return _folded(state, [moved, *rules._end_turn(state, seat)])
+        return _folded(state, [moved, *rules._end_turn(state, seat, left=0)])
     _moved(state, moved)
     return [moved]
 

@@ -85,7 +85,7 @@ def _too_dear(state: MoctezumaState, cost: int) -> RuleError:
 
 def _after_spending(state: MoctezumaState, seat: int, cost: int) -> list[Event]:
     """A turn with no points left ends by itself (MOCT-TURN-1)."""
-    return _end_turn(state, seat) if cost == state.points else []
+    return _end_turn(state, seat, left=0) if cost == state.points else []
 
 
 def _move(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
@@ -100,7 +100,7 @@ def _move(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
     if state.points < 1:
         raise _too_dear(state, 1)
     moved = {"type": "moved", "seat": seat, "to": to}
-    return [moved, *_end_turn(state, seat)] if state.points == 1 else [moved]
+    return [moved, *_end_turn(state, seat, left=0)] if state.points == 1 else [moved]
 
 
 def _research(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
@@ -151,7 +151,7 @@ def _explore(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
         return events
     refund = cost if state.options["refund_empty_explore"] else 0
     events.append(_returned(state, seat, temple, cards, refund))
-    return events + (_end_turn(state, seat) if cost - refund == state.points else [])
+    return events + (_end_turn(state, seat, left=0) if cost - refund == state.points else [])
 
 
 def _keep(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
@@ -184,10 +184,14 @@ def _returned(state: MoctezumaState, seat: int, temple: int, cards: list, refund
     return {"type": "returned", "seat": seat, "temple": temple, "cards": back, "refund": refund}
 
 
-def _end_turn(state: MoctezumaState, seat: int, args: Any = None) -> list[Event]:
+def _end_turn(
+    state: MoctezumaState, seat: int, args: Any = None, *, left: int | None = None
+) -> list[Event]:
     """The turn passes clockwise; after every player's turn a chit is turned (MOCT-ROUND-1),
-    and the last chit ends the game (MOCT-END-1)."""
-    carry = min(state.points, POINTS) if state.options["carry_points"] else 0
+    and the last chit ends the game (MOCT-END-1). `left`: the points left when the turn ends
+    by spending its last (the state does not show the spend yet), else those the state has."""
+    left = state.points if left is None else left
+    carry = min(left, POINTS) if state.options["carry_points"] else 0
     events: list[Event] = [{"type": "turn_ended", "seat": seat, "carry": carry}]
     n = len(state.seats)
     after = (seat + 1) % n

@@ -37,6 +37,17 @@ def test_points_left_are_lost_or_carried_moct_turn_1():
     assert q.view()["points"] == 9
 
 
+def test_a_turn_ended_by_its_last_point_carries_nothing_moct_turn_1():
+    """MOCT-TURN-1 (chosen): with carry_points, a turn that ends by itself when its last point
+    is spent has nothing left to carry: the player's next turn has the usual 5."""
+    q = Play(options={"carry_points": True})
+    for to in (1, 2, 3, 4, 5):  # the 5th move spends the last point and ends the turn
+        q.do("move", 0, to=to)
+    assert q.view()["turn"] == 1
+    q.end_turns(1)
+    assert q.view()["turn"] == 0 and q.view()["points"] == 5
+
+
 def test_moving_goes_to_adjacent_locations_only_moct_move_1():
     """MOCT-MOVE-1 (chosen): the Library touches every temple, temple n touches n-1 and n+1
     in a ring; anything else is refused. Without the ring temples touch only the Library."""
