@@ -499,7 +499,7 @@ def choose(rows: list[HeldOut], t: float, max_silent: float, max_silent_free: fl
             if sure_present < present:
                 continue
             for maybe in (0.12, 0.15, 0.2):
-                for accept in (0.6, 0.7, 0.8, 0.9, 0.93, 0.94, 0.95, 0.96, 0.97, 0.98, 0.99, 0.995):
+                for accept in (0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995):
                     s = detector.Settings(t, present, sure_present, accept, maybe)
                     told = figures(rows, s, True)
                     free = figures(rows, s, False)
