@@ -1,9 +1,10 @@
 """Train the dice detector (companion/dice/model/detector.onnx and detector.json).
 
     python3 -m venv .venv-train
-    .venv-train/bin/pip install torch==2.13.0 onnx -e .
-    .venv-train/bin/python bench/train_detector.py ../shared/data/dice/*/ \
-        --synthetic 400 --steps 2800 --faces both --classifier detector-faces
+    .venv-train/bin/pip install torch==2.13.0 onnx -e '.[train]'
+    OMP_WAIT_POLICY=passive .venv-train/bin/python bench/train_detector.py \
+        ../shared/data/dice/*/ --synthetic 1200 --steps 3000 --faces both \
+        --classifier detector-faces
 
 The network learns from the labelled photo sets given (a quarter of each set's images,
 chosen by a hash of its name, is held out) and from rendered trays: each step a batch of

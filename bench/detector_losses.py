@@ -1,0 +1,174 @@
+"""Where the detector reader loses rolls: held-out photos and rendered trays.
+
+    .venv/bin/python bench/detector_losses.py ../shared/data/dice/*/ --synthetic 300 [--no-expect]
+
+Each roll the detector reader (companion/dice/learned.py) does not read hands-free ends in
+the first that applies of: a labelled die missed, an extra die (or a place that may be one),
+a face read wrong, or every face right but one below the thresholds ("right, not sure"). A
+missed die is then told apart by where it was lost: never seen by the coarse first pass
+that chose the scale, seen there but not at the scale the last pass read at, or located by
+the last pass but its chance of a die lowered below `present` by the face classifier's "no
+die". Renders are the bench's own (`companion dice bench --synthetic N`, the same seed), with
+their dice's places known. Per set: counts of rolls, then per missed die.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from train_faces import _labelled_by, _labels, _match
+
+from companion.dice import detector, faceclass, learned, synth
+from companion.dice.scoring import held_out
+
+PIP_BOX_TO_DIE = 1.35  # a die's edge, in sides of a box around its pips (at most)
+LOSSES = ("hands-free", "silent", "die missed", "extra die", "face wrong", "right, not sure")
+
+
+def rendered(count: int, seed: int):
+    """(name, frame, boxes, values) of the bench's rendered trays (scoring.synthetic_set's
+    draws), each die's box where the frame's perspective put it."""
+    rng = np.random.default_rng(seed)
+    for i in range(count):
+        faces = [int(f) for f in rng.integers(1, 7, int(rng.integers(1, 9)))]
+        scene = synth.random_scene(faces, rng, touching=bool(rng.random() < 0.3))
+        frame = synth.render(scene, rng)
+        centres = np.array([[d.x, d.y] for d in scene.dice], np.float32)
+        if scene.keystone:
+            k, w, h = scene.keystone * scene.width, scene.width, scene.height
+            src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+            dst = np.float32([[k, 0], [w - k, 0], [w, h], [0, h]])
+            hmat = cv2.getPerspectiveTransform(src, dst)
+            centres = cv2.perspectiveTransform(centres[None], hmat)[0]
+        boxes = [
+            [x - d.size / 2, y - d.size / 2, x + d.size / 2, y + d.size / 2]
+            for (x, y), d in zip(centres, scene.dice, strict=True)
+        ]
+        yield f"synthetic-{i:04d}", frame, boxes, faces
+
+
+def photos(folder: Path):
+    labels = _labels(folder)
+    for name, (dice, _kind) in labels.items():
+        if held_out(name):
+            frame = cv2.imread(str(folder / name), cv2.IMREAD_COLOR)
+            yield name, frame, [b for _, b in dice], [v for v, _ in dice]
+
+
+class Recorder:
+    """Wraps the shipped detector's passes: the factor and finds of each `found_at`."""
+
+    def __init__(self, det: detector.Detector) -> None:
+        self.passes: list[tuple[float, list[detector.Found]]] = []
+        at = det.found_at
+
+        def found_at(frame, factor):
+            got = at(frame, factor)
+            self.passes.append((factor, got))
+            return got
+
+        det.found_at = found_at
+
+    def coarse_and_last(self, frame) -> tuple[list, list | None]:
+        """The finds of the coarse pass the scale was chosen at, and of the pass after it
+        (None when the coarse pass was read as it was)."""
+        longest = max(frame.shape[:2])
+        coarse = 0
+        for (factor, _), side in zip(self.passes, detector.FIRST_SIDES, strict=False):
+            if factor != min(1.0, side / longest):
+                break
+            coarse += 1
+        last = self.passes[coarse][1] if coarse < len(self.passes) else None
+        return self.passes[coarse - 1][1], last
+
+
+def _on(found: list[detector.Found], box, present: float) -> bool:
+    """Is one of the finds at least `present` likely on this labelled die? (Within half the
+    smaller of its size and the die's: a find of a far bigger die on a neighbour is not.)"""
+    edge = PIP_BOX_TO_DIE * math.sqrt(max(box[2] - box[0], 1) * max(box[3] - box[1], 1))
+    return any(
+        f.presence >= present and _match(f.centre, [box], reach=0.5 * min(f.size, edge)) == 0
+        for f in found
+    )
+
+
+def loss(reading, boxes, values) -> str:
+    truth = Counter(values)
+    right = Counter(reading.values) == truth and len(reading.dice) == len(values)
+    if reading.ok:
+        return "hands-free" if right else "silent"
+    places = [(d.centre, (d.box[2] - d.box[0] + d.box[3] - d.box[1]) / 2) for d in reading.dice]
+    labels = _labelled_by(places, boxes, [v - 1 for v in values])
+    if sum(y != faceclass.NO_DIE for y in labels) < len(boxes):
+        return "die missed"
+    if faceclass.NO_DIE in labels or any("may be dice" in p for p in reading.problems):
+        return "extra die"
+    if any(d.face != y + 1 for d, y in zip(reading.dice, labels, strict=True)):
+        return "face wrong"
+    return "right, not sure"
+
+
+def measure(items, expect: bool, rec: Recorder, present: float) -> dict:
+    rolls, missed, passes = Counter(), Counter(), Counter()
+    for _name, frame, boxes, values in items:
+        rec.passes = []
+        reading = learned.read(frame, None, len(values) if expect else None)
+        passes[len(rec.passes)] += 1
+        rolls[loss(reading, boxes, values)] += 1
+        if not rec.passes:
+            continue  # refused before the detector looked (a hand)
+        coarse, last = rec.coarse_and_last(frame)
+        read_at = [
+            (d.centre, (d.box[2] - d.box[0] + d.box[3] - d.box[1]) / 2) for d in reading.dice
+        ]
+        labels = _labelled_by(read_at, boxes, list(range(len(boxes))))
+        for i, box in enumerate(boxes):
+            if i in labels:
+                continue
+            if _on(last if last is not None else coarse, box, present):
+                missed["located, then called no die"] += 1
+            elif last is not None and _on(coarse, box, present):
+                missed["seen at the coarse pass, lost at the last"] += 1
+            elif last is not None:
+                missed["never seen (two scales)"] += 1
+            else:
+                missed["never seen (the coarse pass read as it was)"] += 1
+    return {
+        "rolls": sum(rolls.values()),
+        "losses": {k: rolls[k] for k in LOSSES},
+        "missed dice": dict(missed),
+        "passes per roll": dict(sorted(passes.items())),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("sets", nargs="*", type=Path, help="labelled photo sets")
+    ap.add_argument("--synthetic", type=int, default=300, help="rendered trays (the bench's)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--no-expect", dest="expect", action="store_false")
+    args = ap.parse_args(argv)
+    det = detector.model()
+    rec = Recorder(det)
+    out = {}
+    for folder in sorted(args.sets):
+        out[folder.name] = measure(photos(folder), args.expect, rec, det.settings.present)
+    if args.synthetic:
+        items = rendered(args.synthetic, args.seed)
+        out["rendered"] = measure(items, args.expect, rec, det.settings.present)
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
