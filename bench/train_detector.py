@@ -35,8 +35,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.dice import detector, network, synth
-from companion.dice.scoring import held_out
+from companion.dice import detector, learned, network, synth
+from companion.dice.profile import DiceParams
+from companion.dice.reading import HAND, Reading
+from companion.dice.scoring import HANDS_FREE, PROPOSAL, SILENT, held_out, outcome
 
 # Idle threads sleep rather than spin: OpenCV's and PyTorch's pools share the cores.
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")
@@ -376,15 +378,16 @@ def export(net, path: Path) -> None:
 @dataclass
 class HeldOut:
     source: str
-    truth: Counter
-    count: int
-    found: list  # detector.Found of the image, LOWEST and up
-    cut: list  # per found: does its box reach the frame's edge
+    faces: tuple[int, ...]  # the labelled values
+    shape: tuple[int, ...]  # the frame's
+    found: list | None  # detector.Found of the image, LOWEST and up; None: a hand in view
 
 
 def held_out_found(det: detector.Detector, folders: list[Path], renders: int) -> list[HeldOut]:
     """What the detector finds in the held-out photos, and in `renders` rendered trays made
-    apart from those it learnt from and from the bench's (their own seed)."""
+    apart from those it learnt from and from the bench's (their own seed); as the reader,
+    nothing in a frame it takes for a hand in the tray."""
+    from companion.dice.scene import hand_in_view
     from companion.dice.scoring import synthetic_set
 
     frames = [
@@ -397,13 +400,12 @@ def held_out_found(det: detector.Detector, folders: list[Path], renders: int) ->
         ("rendered", lambda s=s: s.frame, [(v, None) for v in s.faces])
         for s in synthetic_set(renders, seed=CALIBRATION_SEED)
     ]
+    scene = learned.default_profile().scene
     out = []
     for source, load, dice in frames:
         frame = load()
-        found = det.find(frame)
-        h, w = frame.shape[:2]
-        cut = [b[0] <= 0 or b[1] <= 0 or b[2] >= w or b[3] >= h for b in (f.box for f in found)]
-        out.append(HeldOut(source, Counter(v for v, _ in dice), len(dice), found, cut))
+        found = None if hand_in_view(frame, scene) else det.find(frame)
+        out.append(HeldOut(source, tuple(v for v, _ in dice), frame.shape, found))
     return out
 
 
@@ -413,9 +415,9 @@ def face_pairs(rows: list[HeldOut], present: float):
     matched to it (right), and the others to the roll's values left over (wrong)."""
     logits, labels = [], []
     for r in rows:
-        left = Counter(r.truth)
+        left = Counter(r.faces)
         unmatched = []
-        for f in (f for f in r.found if f.presence >= present):
+        for f in (f for f in r.found or () if f.presence >= present):
             best = int(np.argmax(f.logits[:6])) + 1
             if left[best] > 0:
                 left[best] -= 1
@@ -453,26 +455,13 @@ def calibration_error(logits: np.ndarray, labels: np.ndarray, t: float, bins: in
 
 
 def roll_outcome(r: HeldOut, s: detector.Settings, expect: bool) -> str:
-    """ "hands-free", "silent" (accepted wrong), "proposal" (checked, right) or "wrong"."""
-    dice, sure, maybe = [], True, False
-    for f, cut in zip(r.found, r.cut, strict=True):
-        if f.presence < s.present:
-            maybe |= f.presence >= s.maybe
-            continue
-        p = network.probabilities(f.logits, s.temperature)
-        face = int(np.argmax(p[:6]))
-        dice.append(face + 1)
-        sure &= (
-            f.presence >= s.sure_present
-            and p[face] >= s.accept
-            and int(np.argmax(p)) != detector.COCKED
-            and not cut
-        )
-    right = Counter(dice) == r.truth
-    accepted = bool(dice) and sure and not maybe and (not expect or len(dice) == r.count)
-    if accepted:
-        return "hands-free" if right else "silent"
-    return "proposal" if right else "wrong"
+    """What the reader, with the thresholds `s`, makes of the roll (scoring.outcome)."""
+    if r.found is None:
+        reading = Reading(status=HAND)
+    else:
+        expected = len(r.faces) if expect else None
+        reading = learned.decided(r.found, r.shape, s, expected, DiceParams().max_dice)
+    return outcome(r.faces, reading)
 
 
 def figures(rows: list[HeldOut], s: detector.Settings, expect: bool) -> dict:
@@ -482,9 +471,9 @@ def figures(rows: list[HeldOut], s: detector.Settings, expect: bool) -> dict:
         got = Counter(roll_outcome(r, s, expect) for r in mine)
         out[source] = {
             "images": len(mine),
-            "hands_free_rate": round(got["hands-free"] / len(mine), 4),
-            "silent_error_rate": round(got["silent"] / len(mine), 4),
-            "proposal_right_rate": round(got["proposal"] / len(mine), 4),
+            "hands_free_rate": round(got[HANDS_FREE] / len(mine), 4),
+            "silent_error_rate": round(got[SILENT] / len(mine), 4),
+            "proposal_right_rate": round(got[PROPOSAL] / len(mine), 4),
         }
     return out
 

@@ -39,24 +39,35 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
         return first
     model = detector.model()
     found = model.find(frame, profile.scale.die_pixels(frame.shape))
-    s = model.settings
-    dice = [_die(f, frame, s) for f in found if f.presence >= s.present]
+    return decided(found, frame.shape, model.settings, expected, profile.dice.max_dice)
+
+
+def decided(
+    found: list[detector.Found],
+    shape: tuple[int, ...],
+    s: detector.Settings,
+    expected: int | None,
+    max_dice: int,
+) -> Reading:
+    """The reading of the dice the detector found in a frame of `shape`, by the thresholds
+    `s`: what `read` reports, and what the detector's thresholds are fitted on."""
+    dice = [_die(f, shape, s) for f in found if f.presence >= s.present]
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
     maybe = sum(s.maybe <= f.presence < s.present for f in found)
-    return verdict(dice, expected, profile.dice.max_dice, maybe)
+    return verdict(dice, expected, max_dice, maybe)
 
 
-def _die(f: detector.Found, frame: np.ndarray, s: detector.Settings) -> Die:
+def _die(f: detector.Found, shape: tuple[int, ...], s: detector.Settings) -> Die:
     p = network.probabilities(f.logits, s.temperature)
     box = f.box
     if int(np.argmax(p)) == detector.COCKED and p[detector.COCKED] >= s.accept:
         return Die(None, box, f.centre, float(p[detector.COCKED]), (COCKED,))
     face = int(np.argmax(p[:6]))
-    sure = f.presence >= s.sure_present and p[face] >= s.accept and not _cut_off(box, frame)
+    sure = f.presence >= s.sure_present and p[face] >= s.accept and not _cut_off(box, shape)
     return Die(face + 1, box, f.centre, float(p[face]), () if sure else (UNCERTAIN,))
 
 
-def _cut_off(box: tuple[int, int, int, int], frame: np.ndarray) -> bool:
+def _cut_off(box: tuple[int, int, int, int], shape: tuple[int, ...]) -> bool:
     """Does the die's outline reach the frame's edge? Then only part of it is in view."""
     x1, y1, x2, y2 = box
-    return x1 <= 0 or y1 <= 0 or x2 >= frame.shape[1] or y2 >= frame.shape[0]
+    return x1 <= 0 or y1 <= 0 or x2 >= shape[1] or y2 >= shape[0]

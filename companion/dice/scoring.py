@@ -19,7 +19,7 @@ import hashlib
 import json
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -95,6 +95,21 @@ def synthetic_set(count: int, seed: int = 0, max_dice: int = 8) -> Iterator[Samp
         yield Sample(f"synthetic-{i:04d}", tuple(faces), frame=synth.render(scene, rng))
 
 
+# What became of a roll (`outcome`)
+HANDS_FREE = "hands-free"  # accepted, with exactly the labelled values and count
+SILENT = "silent"  # accepted with a wrong value, a missing or an extra die
+PROPOSAL = "proposal"  # flagged for a check, its values and count right: one tap to confirm
+WRONG = "wrong"  # flagged, and its values or count wrong (or no reading)
+
+
+def outcome(faces: Sequence[int], reading: Reading) -> str:
+    """What became of a roll of these labelled `faces` read as `reading`."""
+    right = Counter(faces) == Counter(reading.values) and len(reading.dice) == len(faces)
+    if reading.ok:
+        return HANDS_FREE if right else SILENT
+    return PROPOSAL if right else WRONG
+
+
 @dataclass
 class Score:
     set: str
@@ -118,13 +133,11 @@ class Score:
         self.dice += len(sample.faces)
         self.correct += sum((truth & read).values())
         self.counted += max(len(sample.faces), len(reading.dice))
-        right = truth == read and len(reading.dice) == len(sample.faces)
-        self.exact += int(right)
-        if reading.ok:
-            self.hands_free += int(right)
-            self.silent_errors += int(not right)
-        else:
-            self.proposals_right += int(right)
+        result = outcome(sample.faces, reading)
+        self.exact += int(result in (HANDS_FREE, PROPOSAL))
+        self.hands_free += int(result == HANDS_FREE)
+        self.silent_errors += int(result == SILENT)
+        self.proposals_right += int(result == PROPOSAL)
         self.ms.append(ms)
         if reading.ok:
             # Trusted reading: every die it got wrong is a confident error.
