@@ -19,6 +19,8 @@ import argparse
 import json
 import time
 
+from companion.dice.readers import DEFAULT, READERS
+
 
 def _rss_mb() -> float:
     with open("/proc/self/status", encoding="ascii") as f:
@@ -32,7 +34,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--rolls", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--reader", choices=("pip-search", "detector"), default="pip-search")
+    ap.add_argument("--reader", choices=READERS, default=DEFAULT)
     ap.add_argument(
         "--calibrated", action="store_true", help="read at each roll's calibrated die size"
     )

@@ -34,6 +34,8 @@ import sys
 import time
 from pathlib import Path
 
+from companion.dice.readers import DEFAULT, READERS
+
 HERE = Path(__file__).resolve().parents[1]
 
 
@@ -249,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="seed of the rendered trays")
     ap.add_argument("--repeat", type=int, default=3, help="reads per frame; the best counts")
     ap.add_argument("--profile", help="dice profile TOML (default: the shipped default)")
-    ap.add_argument("--reader", default="pip-search", help="pip-search (default) or detector")
+    ap.add_argument("--reader", choices=READERS, default=DEFAULT, help=f"default {DEFAULT}")
     ap.add_argument(
         "--calibrate",
         type=int,

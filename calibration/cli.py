@@ -12,6 +12,9 @@ import sys
 from importlib import import_module
 from pathlib import Path
 
+from companion.dice.readers import DEFAULT as DEFAULT_READER
+from companion.dice.readers import READERS
+
 KINDS = (
     "calibration.cli:add_dice_command",  # dice: calibrate the dice reader on labelled photos
     "calibration.commands:add_frame_command",  # frame: find the tray, lock exposure
@@ -56,9 +59,9 @@ def add_dice_command(kinds) -> None:
     )
     p.add_argument(
         "--reader",
-        choices=("pip-search", "detector"),
-        default="pip-search",
-        help="the reader the table uses (the settings' dice.reader; default pip-search)",
+        choices=READERS,
+        default=DEFAULT_READER,
+        help=f"the reader the table uses (the settings' dice.reader; default {DEFAULT_READER})",
     )
     p.add_argument("--rounds", type=int, default=2, help="passes over the numbers (default 2)")
     p.add_argument(

@@ -31,6 +31,7 @@ import numpy as np
 
 from calibration import tray
 from companion import profile as calibration_profile
+from companion.dice.readers import DEFAULT as DEFAULT_READER
 from companion.game.calibrating import (
     NUMBER_REFUSAL,
     CalibrationStep,
@@ -82,7 +83,7 @@ class CalibrationSession:
         tuner: Tuner | None = None,
         on_roll: Callable[[np.ndarray, list[int]], None] | None = None,
         game_steps: Sequence[CalibrationStep] | None = None,
-        reader: str = "pip-search",
+        reader: str = DEFAULT_READER,
     ):
         """`on_roll(tray view, faces)` is told of every dice roll the owner labels;
         `game_steps` follow the dice (default: those of every registered game); `reader` is
@@ -400,7 +401,7 @@ def _same_die_size(profile: Any, tray: Any, size: tuple[int, int]) -> Any:
     return with_die_share(profile.dice, share * longest(profile.tray) / longest(tray))
 
 
-def default_tuner(reader: str = "pip-search") -> Tuner:
+def default_tuner(reader: str = DEFAULT_READER) -> Tuner:
     """The calibration of the dice reader called `reader`, on the owner's labelled rolls."""
     return calibrate_detector if reader == "detector" else tune_on_rolls
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from companion import product
+from companion.dice.readers import DEFAULT as DEFAULT_READER
 
 BUTTON_NAMES = ("up", "down", "ok", "back", "menu")
 I2C_PINS = (2, 3)  # SDA, SCL of /dev/i2c-1
@@ -107,10 +108,11 @@ class DiceConfig:
         "otherwise every reading waits for a person to confirm it.",
     )
     reader: Literal["pip-search", "detector"] = setting(
-        "pip-search",
-        "Which dice reader reads the tray: pip-search (the pip search and face classifier) or "
-        "detector (the learned detector: far more of an oblique webcam's rolls read hands-free, "
-        "fewer of a top-down tray's).",
+        DEFAULT_READER,
+        "Which dice reader reads the tray: detector (the learned detector; on real cameras far "
+        "more rolls read right, hands-free or with one tap) or pip-search (the pip search and "
+        "face classifier: more small coloured dice seen from above read hands-free, and it "
+        "learns the owner's dice).",
     )
 
 

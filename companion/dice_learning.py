@@ -28,9 +28,12 @@ NICENESS = 10  # the adaptation thread yields the processor to the camera and th
 
 class DiceLearner:
     """Adapts the face classifier `model` to the examples `record` keeps; the adaptation in
-    the data directory, if valid, is put in use at once."""
+    the data directory, if valid, is put in use at once. Not `learns` (the table's reader
+    does not read with an adaptation): it keeps the record and adapts nothing."""
 
-    def __init__(self, record: DiceRecord, model: Any = None, every: int = EVERY) -> None:
+    def __init__(
+        self, record: DiceRecord, model: Any = None, every: int = EVERY, learns: bool = True
+    ) -> None:
         from companion.dice import adapt, faceclass
         from companion.dice.network import ModelError
 
@@ -41,12 +44,14 @@ class DiceLearner:
         self._new = 0
         self._stopping = threading.Event()
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="dice-adapt")
-        try:
-            self.model = model or faceclass.model()
-            adapt.install(record.data_dir, self.model)
-        except ModelError as exc:  # the reader cannot read either; the service says so
-            log.warning("The dice reader cannot learn: %s", exc)
-            self.model = None
+        self.model = None
+        if learns:
+            try:
+                self.model = model or faceclass.model()
+                adapt.install(record.data_dir, self.model)
+            except ModelError as exc:  # the reader cannot read either; the service says so
+                log.warning("The dice reader cannot learn: %s", exc)
+                self.model = None
         record.on_kept = self.kept
 
     def kept(self, count: int) -> None:

@@ -30,6 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.dice.readers import DEFAULT as DEFAULT_READER
 from companion.dice_record import CONFIRMED, CORRECTED, HANDS_FREE
 from companion.game.protocol import Command, Prompt
 from companion.table import Outcome, Table
@@ -318,7 +319,7 @@ def tray_watcher(
     profile: Callable[[], Any] | None = None,
     agree: int = 2,
     fps: float | None = None,
-    reader: str = "pip-search",
+    reader: str = DEFAULT_READER,
 ) -> TrayWatcher:
     """The dice reader behind settle detection, with the table's needs added: nothing is read
     before the dice have moved (dice lying in the tray when the companion starts are not a

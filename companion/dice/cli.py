@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from companion.dice.readers import READERS, read_function
+from companion.dice.readers import DEFAULT, READERS, read_function
 
 
 def register(subparsers) -> None:
@@ -77,8 +77,8 @@ def _reader_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--reader",
         choices=READERS,
-        default=READERS[0],
-        help="the pip search and face classifier (the default), or the learned detector",
+        default=DEFAULT,
+        help="the learned detector (the default), or the pip search and face classifier",
     )
 
 

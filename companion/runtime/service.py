@@ -366,11 +366,14 @@ class Service:
             watch = tray_watcher(
                 self.profile.current, fps=config.camera.fps, reader=config.dice.reader
             )
+        from companion.dice.readers import LEARNING_READERS
         from companion.dice_learning import DiceLearner
         from companion.dice_record import DiceRecord
 
         self.dice_record = DiceRecord(self.data_dir)
-        self.dice_learner = DiceLearner(self.dice_record)
+        self.dice_learner = DiceLearner(
+            self.dice_record, learns=config.dice.reader in LEARNING_READERS
+        )
         self.rolls = RollWatcher(
             self.table, watch, auto_submit=config.dice.auto_submit, record=self.dice_record
         )

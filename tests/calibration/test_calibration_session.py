@@ -70,7 +70,7 @@ def test_tuning_on_three_rolls_improves_a_deliberately_bad_profile(tmp_path, cam
     calibration_profile.save(
         calibration_profile.CalibrationProfile(dice=bad), tmp_path / "profile.toml"
     )
-    session = CalibrationSession(tmp_path)
+    session = CalibrationSession(tmp_path, reader="pip-search")
     _frame_done(session, camera)
     rng = np.random.default_rng(1)
     for _ in range(3):

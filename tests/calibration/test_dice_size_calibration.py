@@ -63,7 +63,7 @@ def test_calibrating_the_detector_stores_the_die_size_and_tunes_no_pip_search_nu
 
 
 def test_the_pip_search_s_calibration_also_stores_the_die_size(tmp_path, camera):
-    session = CalibrationSession(tmp_path, game_steps=[])
+    session = CalibrationSession(tmp_path, reader="pip-search", game_steps=[])
     _calibrate(session, camera, _rolls(2))
     stored = calibration_profile.load(tmp_path / "profile.toml")
     view = session.tray_view(camera.read().image)

@@ -16,6 +16,7 @@ from companion.dice_learning import DiceLearner
 from companion.dice_record import EXAMPLES_DIR, DiceRecord, die_picture
 
 KIND = {"style": "blue", "marble": 2.5}  # dice the shipped model is seldom sure of
+LEARNING = {"dice.reader": "pip-search"}  # the reader that reads with the adaptation
 
 
 @pytest.fixture(autouse=True)
@@ -54,7 +55,7 @@ def owner_examples(data_dir, count: int) -> None:
 
 def test_learning_in_the_background_never_holds_up_the_table(start_service, tmp_path):
     owner_examples(tmp_path / "data", 600)
-    running = start_service()
+    running = start_service(**LEARNING)
     service = running.service
     learning = service.dice_learner.request()
     # Meanwhile the table takes commands and the camera's reader reads.
@@ -106,11 +107,22 @@ def test_an_adaptation_kept_in_the_data_directory_is_used_from_the_start(tmp_pat
     record.close()
 
 
+def test_with_the_detector_nothing_is_learnt_and_the_record_is_kept(start_service, tmp_path):
+    """The learned detector reads with a classifier of its own, never adapted: the owner's
+    dice are still kept for the camera's record, and nothing claims the reader learnt them."""
+    owner_examples(tmp_path / "data", 60)
+    running = start_service(**{"dice.reader": "detector"})
+    learner = running.service.dice_learner
+    assert learner.request() is None
+    assert learner.summary()["learnt"] is None
+    assert not (tmp_path / "data" / adapt.ADAPTED_NAME).exists()
+
+
 def test_a_calibration_teaches_the_reader_the_owners_dice(start_service, tmp_path):
     from calibration.session import DICE_ROLLS
 
     owner_examples(tmp_path / "data", 24)
-    running = start_service()
+    running = start_service(**LEARNING)
     session = running.service.calibration.session
     rng = np.random.default_rng(6)
     for _ in range(DICE_ROLLS):
@@ -123,7 +135,7 @@ def test_a_calibration_teaches_the_reader_the_owners_dice(start_service, tmp_pat
 def test_the_host_page_says_what_the_reader_learnt_from(start_service, browser, tmp_path):
     owner_examples(tmp_path / "data", 40)
     assert adapt.adapt(tmp_path / "data").adaptation is not None
-    running = start_service()
+    running = start_service(**LEARNING)
     page, errors = signed_in_host(browser, running, {"viewport": {"width": 1280, "height": 900}})
     page.wait_for_selector("#camera-learnt:not([hidden])")
     assert "The reader has learnt from 40 of this table's dice" in page.text_content(
