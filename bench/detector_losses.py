@@ -26,9 +26,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from train_faces import _labelled_by, _labels, _match
+from train_faces import _labelled_by, _labels, _loss, _match
 
-from companion.dice import detector, faceclass, learned, synth
+from companion.dice import detector, learned, synth
 from companion.dice.scoring import held_out
 
 PIP_BOX_TO_DIE = 1.35  # a die's edge, in sides of a box around its pips (at most)
@@ -72,8 +72,8 @@ class Recorder:
         self.passes: list[tuple[float, list[detector.Found]]] = []
         at = det.found_at
 
-        def found_at(frame, factor):
-            got = at(frame, factor)
+        def found_at(frame, factor, *which):
+            got = at(frame, factor, *which)
             self.passes.append((factor, got))
             return got
 
@@ -102,29 +102,13 @@ def _on(found: list[detector.Found], box, present: float) -> bool:
     )
 
 
-def loss(reading, boxes, values) -> str:
-    truth = Counter(values)
-    right = Counter(reading.values) == truth and len(reading.dice) == len(values)
-    if reading.ok:
-        return "hands-free" if right else "silent"
-    places = [(d.centre, (d.box[2] - d.box[0] + d.box[3] - d.box[1]) / 2) for d in reading.dice]
-    labels = _labelled_by(places, boxes, [v - 1 for v in values])
-    if sum(y != faceclass.NO_DIE for y in labels) < len(boxes):
-        return "die missed"
-    if faceclass.NO_DIE in labels or any("may be dice" in p for p in reading.problems):
-        return "extra die"
-    if any(d.face != y + 1 for d, y in zip(reading.dice, labels, strict=True)):
-        return "face wrong"
-    return "right, not sure"
-
-
 def measure(items, expect: bool, rec: Recorder, present: float) -> dict:
     rolls, missed, passes = Counter(), Counter(), Counter()
     for _name, frame, boxes, values in items:
         rec.passes = []
         reading = learned.read(frame, None, len(values) if expect else None)
         passes[len(rec.passes)] += 1
-        rolls[loss(reading, boxes, values)] += 1
+        rolls[_loss(reading, boxes, [v - 1 for v in values])] += 1
         if not rec.passes:
             continue  # refused before the detector looked (a hand)
         coarse, last = rec.coarse_and_last(frame)
