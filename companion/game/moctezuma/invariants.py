@@ -82,7 +82,12 @@ class Watcher:
                 self._drew(state, explore)
         elif self.drawn is not None:
             self._chose(state, state.turn)
-        # Compared with the copies in C: a card moved any other way sends it to `_cards`.
+        self._same_cards(state)
+
+    def _same_cards(self, state: MoctezumaState) -> None:
+        """Every deck, hand and drawn card compared with the copies in C (quick); a card
+        moved any other way sends the state to `_cards`, which says what broke."""
+        explore = state.explore
         if (
             state.decks != self.decks
             or self.hands != self.held
@@ -150,13 +155,7 @@ class Watcher:
         touch, compared with the copies."""
         self._tick(state, (state.turned, state.round, state.over))
         _records(state.seats, self.faces)
-        explore = state.explore
-        if (
-            state.decks != self.decks
-            or self.hands != self.held
-            or (explore and explore["cards"]) != self.drawn
-        ):
-            self._cards(state, set())
+        self._same_cards(state)
 
     def _nothing(self, state: MoctezumaState, events: list) -> None:
         """A command that moves nothing the points and the clock checks do not cover."""
