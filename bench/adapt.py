@@ -30,14 +30,15 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.dice import adapt, faceclass, learned, reader
+from companion.dice import adapt, faceclass
+from companion.dice.profile import load as load_profile
+from companion.dice.readers import READERS, read_function
 from companion.dice.scoring import held_out, load_set, score
 from companion.dice_record import CONFIRMED, CORRECTED, DiceRecord
 
 CALIBRATION_ROLLS = 3
 PLAYED = (20, 50, 100)
 CHOICES = {"last-layer": ("last-layer",), "prototypes": ("prototypes",), "best": adapt.METHODS}
-READERS = {"pip-search": reader.read, "detector": learned.read}
 SHOWN = ("hands_free_rate", "silent_error_rate", "proposal_right_rate", "per_die_accuracy")
 
 
@@ -74,12 +75,12 @@ def owner_tables(folder: Path, read, profile, played: tuple[int, ...], root: Pat
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sets", nargs="+", metavar="DIR")
-    parser.add_argument("--reader", choices=sorted(READERS), default="pip-search")
+    parser.add_argument("--reader", choices=READERS, default="pip-search")
     parser.add_argument("--played", type=int, nargs="+", default=list(PLAYED), metavar="N")
     parser.add_argument("--json", action="store_true", help="the figures as JSON")
     args = parser.parse_args()
-    read = READERS[args.reader]
-    profile = reader.default_profile()
+    read = read_function(args.reader)
+    profile = load_profile()
     model = faceclass.model()
     results = []
     with tempfile.TemporaryDirectory() as tmp:
