@@ -14,7 +14,7 @@ from companion.game.moctezuma import rules, views
 from companion.game.moctezuma.hidden import chit_spaces, deal_hidden
 from companion.game.moctezuma.offered import play_offered
 from companion.game.moctezuma.options import OPTIONS, check_options
-from companion.game.moctezuma.state import POINTS, MoctezumaState, Seat
+from companion.game.moctezuma.state import LIBRARY, POINTS, MoctezumaState, Seat
 from companion.game.protocol import Command, Event, Option, Prompt, RuleError
 
 
@@ -90,16 +90,20 @@ class MoctezumaGame:
         """The acting seat's commands (what `legal` offers it) and their cumulative weights,
         for random play: made once for each case, as `legal`'s are. Random play spends its
         points rather than ending turns early or moving about."""
-        if state.explore is not None:
-            return _choosing(state.turn, tuple(map(type, state.explore["cards"])))
+        explore = state.explore
+        if explore is not None:
+            return _choosing(state.turn, tuple(map(type, explore["cards"])))
         if state.over:
             return (), ()
         seat = state.turn
         here = state.seats[seat].at
         points = state.points
         # `_can` and min(points, 3) written out: this runs before every command.
-        can = state.turned < len(state.spaces) if here == rules.LIBRARY else state.decks[here] != []
-        return _turn(seat, here, points if points < 3 else 3, can, state.options["temple_ring"])
+        can = state.turned < len(state.spaces) if here == LIBRARY else state.decks[here] != []
+        menus = _TURNS[state.options["temple_ring"]][seat] or _seat_turns(
+            seat, state.options["temple_ring"]
+        )
+        return menus[here][points if points < 3 else 3][can]
 
     # The commands whose values `random_args` fills: the rest are played as the menu has them.
     random_fills: ClassVar[frozenset[str]] = frozenset({"research", "note"})
@@ -198,6 +202,21 @@ def _turn(
         kind = "research" if here == rules.LIBRARY else "explore"
         out += [_command(seat, kind, size) for size, cost in rules.COSTS.items() if cost <= points]
     return _weighed(tuple(out))
+
+
+# Random play's turn menus by list index, spared hashing a key before every command:
+# temple_ring -> seat -> place -> points (0-3) -> whether there are chits or cards left.
+_TURNS: tuple[list, list] = ([None] * 6, [None] * 6)
+
+
+def _seat_turns(seat: int, ring: bool) -> list:
+    """A seat's turn menus (`_turn`'s), made when it first plays."""
+    menus = [
+        [[_turn(seat, here, points, can, ring) for can in (False, True)] for points in range(4)]
+        for here in range(11)
+    ]
+    _TURNS[ring][seat] = menus
+    return menus
 
 
 @cache
