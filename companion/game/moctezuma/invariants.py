@@ -172,30 +172,35 @@ class Watcher:
     def _chose(self, state: MoctezumaState, seat: int) -> None:
         """The drawn cards are gone: when they are under their deck, bar at most one treasure
         now last in `seat`'s hand, the temple holds what it held (MOCT-EXPL-1), and the
-        copies follow. Put back in the order drawn (the usual case), the cards under the
-        deck are the drawn ones bar the kept, last first; else they are compared by rank."""
+        copies follow. Put back in the order drawn (the usual case), the deck is the drawn
+        cards bar the kept, last first, on the deck as it was: one comparison, and the copy
+        made on the way; else the cards put back are compared by rank."""
         temple = self.source
         deck, before = state.decks[temple], self.decks[temple]
-        back = len(deck) - len(before)
         hand, held = self.hands[seat], self.held[seat]
-        returned, rest = deck[:back], self.drawn[::-1]
-        if hand != held:
+        rest = self.drawn[::-1]  # as they lie under the deck, put back in the order drawn
+        kept = hand != held
+        if kept:
             if len(hand) != len(held) + 1 or hand[:-1] != held or hand[-1][0] != temple:
                 return
             points = hand[-1][1]
             if not isinstance(points, int) or points not in rest:
                 return
-            returned.append(points)
             rest.remove(points)
-            rest.append(points)
-        if deck[back:] == before and (
-            returned == rest or sorted(map(_RANK, returned)) == sorted(map(_RANK, rest))
-        ):
-            self.decks[temple] = deck[:]
-            if hand != held:
-                held.append(hand[-1])
-                self.kept[temple].append(points)
-            self.drawn = None
+        back = len(rest)  # the cards put back
+        rest += before
+        if deck != rest:
+            under = len(deck) - len(before)
+            if deck[under:] != before or sorted(map(_RANK, deck[:under])) != sorted(
+                map(_RANK, rest[:back])
+            ):
+                return
+            rest = deck[:]
+        self.decks[temple] = rest
+        if kept:
+            held.append(hand[-1])
+            self.kept[temple].append(points)
+        self.drawn = None
 
     def _start(self, state: MoctezumaState) -> None:
         self.faces = dict(enumerate(state.hidden["chits"])).items()
