@@ -105,7 +105,13 @@ class Watcher:
         if self.clock is None:
             self(state)
             return
-        _ACTION[events[0]["type"]](self, state, events)
+        first = events[0]
+        kind = first["type"]
+        if kind == "moved" or kind == "placed":  # most commands: the check written out
+            if state.seats[first["seat"]].at not in _PLACES:
+                _positions(state.seats)
+        elif kind in _ACTION:
+            _ACTION[kind](self, state, events)
         if state.turned != self.clock[0] or state.over:
             self._clock(state)
         if not 0 <= state.points <= self.limit:
@@ -114,10 +120,6 @@ class Watcher:
             _positions(state.seats)
         if state.round != state.turned + 1 and not state.over:
             _fail("one chit turned a round", f"round {state.round}, {state.turned} chits turned")
-
-    def _moved(self, state: MoctezumaState, events: list) -> None:
-        if state.seats[events[0]["seat"]].at not in _PLACES:
-            _positions(state.seats)
 
     def _researched(self, state: MoctezumaState, events: list) -> None:
         if not state.seats[events[0]["seat"]].record.chits.items() <= self.faces:
@@ -156,9 +158,6 @@ class Watcher:
         self._tick(state, (state.turned, state.round, state.over))
         _records(state.seats, self.faces)
         self._same_cards(state)
-
-    def _nothing(self, state: MoctezumaState, events: list) -> None:
-        """A command that moves nothing the points and the clock checks do not cover."""
 
     def _drew(self, state: MoctezumaState, explore: dict) -> None:
         """An Explore drew cards: when they are the top of the temple's deck as it was, the
@@ -303,16 +302,13 @@ def _records(seats, faces) -> None:
         _fail("record sheets record what is there", f"{[s.record.chits for s in seats]}")
 
 
-# The check a command calls for (`Watcher.after`), by its first event.
+# The check a command calls for (`Watcher.after`), by its first event; a move's is written
+# out there, and the rest (a turn ended, a note, the game over) move nothing the points and
+# the clock checks do not cover.
 _ACTION = {
-    "moved": Watcher._moved,
-    "placed": Watcher._moved,
     "researched": Watcher._researched,
     "explored": Watcher._explored,
     "kept": Watcher._returned,
-    "turn_ended": Watcher._nothing,
-    "noted": Watcher._nothing,
-    "game_over": Watcher._nothing,
 }
 
 
