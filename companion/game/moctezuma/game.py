@@ -91,19 +91,19 @@ class MoctezumaGame:
         for random play: made once for each case, as `legal`'s are. Random play spends its
         points rather than ending turns early or moving about."""
         explore = state.explore
+        if explore is None and not state.over:
+            seat = state.turn
+            here = state.seats[seat].at
+            points = state.points
+            ring = state.options["temple_ring"]
+            menus = _TURNS[ring][seat] or _seat_turns(seat, ring)
+            # `_can` and min(points, 3) written out: this runs before every command.
+            if here == LIBRARY:
+                return menus[here][points if points < 3 else 3][state.turned < len(state.spaces)]
+            return menus[here][points if points < 3 else 3][len(state.decks[here]) > 0]
         if explore is not None:
             return _choosing(state.turn, tuple(map(type, explore["cards"])))
-        if state.over:
-            return (), ()
-        seat = state.turn
-        here = state.seats[seat].at
-        points = state.points
-        # `_can` and min(points, 3) written out: this runs before every command.
-        can = state.turned < len(state.spaces) if here == LIBRARY else state.decks[here] != []
-        menus = _TURNS[state.options["temple_ring"]][seat] or _seat_turns(
-            seat, state.options["temple_ring"]
-        )
-        return menus[here][points if points < 3 else 3][can]
+        return (), ()
 
     # The commands whose values `random_args` fills: the rest are played as the menu has them.
     random_fills: ClassVar[frozenset[str]] = frozenset({"research", "note"})
