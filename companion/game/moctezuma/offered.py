@@ -15,19 +15,19 @@ from companion.game.protocol import Command, Event
 
 
 def play_offered(state: MoctezumaState, command: Command) -> list[Event]:
-    kind = command.type
-    if kind != "move":
-        play = _PLAY.get(kind)
-        if play is None:  # the rarer commands (Research, ending a turn, a note) are validated
-            return _folded(state, rules.validate(state, command))
-        return play(state, command.seat, command.args)
-    # A move, nearly half the commands, played here: spared a call.
-    seat = command.seat
-    moved = {"type": "moved", "seat": seat, "to": command.args["to"]}
-    if state.points == 1:
-        return _folded(state, [moved, *rules._end_turn(state, seat, left=0)])
-    _moved(state, moved)
-    return [moved]
+    kind, seat = command.type, command.seat
+    if kind == "move":  # nearly half the commands: played here, spared a call
+        moved = {"type": "moved", "seat": seat, "to": command.args["to"]}
+        if state.points == 1:
+            return _folded(state, [moved, *rules._end_turn(state, seat, left=0)])
+        _moved(state, moved)
+        return [moved]
+    if kind == "explore":
+        return _explore(state, seat, command.args)
+    if kind == "keep":
+        return _keep(state, seat, command.args)
+    # The rarer commands (Research, ending a turn, a note) take the validating path.
+    return _folded(state, rules.validate(state, command))
 
 
 def _folded(state: MoctezumaState, events: list[Event]) -> list[Event]:
@@ -63,6 +63,3 @@ def _keep(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
     _kept(state, kept)
     _returned(state, back)
     return [kept, back]
-
-
-_PLAY = {"explore": _explore, "keep": _keep}
