@@ -108,7 +108,10 @@ class Watcher:
         first = events[0]
         kind = first["type"]
         if kind == "moved" or kind == "placed":  # most commands: the check written out
-            if state.seats[first["seat"]].at not in _PLACES:
+            # The acting player's position is checked below; a mover whose turn it no
+            # longer is, here.
+            mover = first["seat"]
+            if mover != state.turn and state.seats[mover].at not in _PLACES:
                 _positions(state.seats)
         elif kind in _ACTION:
             _ACTION[kind](self, state, events)
