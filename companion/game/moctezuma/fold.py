@@ -39,8 +39,8 @@ def _explored(state: MoctezumaState, e: Event) -> None:
     if str in kinds and state.options["record_sheet"] == "auto":
         # MOCT-EXPL-2: the name card, seen, never kept
         state.seats[seat].record.names[temple] = cards[kinds.index(str)]
-    state.seats[seat].drawn = {"temple": temple, "cards": list(cards)}
-    state.explore = {"seat": seat, "temple": temple, "cards": list(cards)}
+    # The event itself, which nothing changes, rather than two copies of what it says.
+    state.seats[seat].drawn = state.explore = e
     state.points -= e["cost"]
     state.log.append(e)
     state.log_count += 1
