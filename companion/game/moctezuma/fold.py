@@ -54,7 +54,7 @@ def _kept(state: MoctezumaState, e: Event) -> None:
 
 def _returned(state: MoctezumaState, e: Event) -> None:
     # The bottom of the deck is the list's start: the first card back ends up highest.
-    state.decks[e["temple"]][:0] = reversed(e["cards"])
+    state.decks[e["temple"]][:0] = e["cards"][::-1]
     state.explore = None
     if e["refund"]:
         state.points += e["refund"]
