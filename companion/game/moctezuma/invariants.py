@@ -107,14 +107,19 @@ class Watcher:
             return
         first = events[0]
         kind = first["type"]
-        if kind == "moved" or kind == "placed":  # most commands: the check written out
+        if kind == "moved" or kind == "placed":  # most commands
             # The acting player's position is checked below; a mover whose turn it no
             # longer is, here.
             mover = first["seat"]
             if mover != state.turn and state.seats[mover].at not in _PLACES:
                 _positions(state.seats)
-        elif kind in _ACTION:
-            _ACTION[kind](self, state, events)
+        elif kind == "explored":
+            self._explored(state, events)
+        elif kind == "kept":
+            self._returned(state, events)
+        elif kind == "researched":
+            self._researched(state, events)
+        # A turn ended, a note, the game over: they move nothing the checks below do not cover.
         if state.turned != self.clock[0] or state.over:
             self._clock(state)
         if not 0 <= state.points <= self.limit:
@@ -146,8 +151,8 @@ class Watcher:
         player who kept it (a Keep's events: kept, returned; an empty Explore's: explored,
         returned)."""
         back = events[1]
-        temple = back["temple"]
         if self.drawn is None:  # drawn and put back by one command: checked as drawn first
+            temple = back["temple"]
             before, count = self.decks[temple], len(back["cards"])
             self.drawn, self.source = before[: -count - 1 : -1], temple
             self.decks[temple] = before[: len(before) - count]
@@ -304,16 +309,6 @@ def _records(seats, faces) -> None:
     for seat in seats:  # a loop rather than all() over a generator: run once a round
         if not seat.record.chits.items() <= faces:
             _fail("record sheets record what is there", f"{[s.record.chits for s in seats]}")
-
-
-# The check a command calls for (`Watcher.after`), by its first event; a move's is written
-# out there, and the rest (a turn ended, a note, the game over) move nothing the points and
-# the clock checks do not cover.
-_ACTION = {
-    "researched": Watcher._researched,
-    "explored": Watcher._explored,
-    "kept": Watcher._returned,
-}
 
 
 def check(state: MoctezumaState, before: Watcher | None = None) -> Watcher:
