@@ -150,7 +150,7 @@ def _explore(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
     if int in map(type, cards):  # a treasure to keep
         return events
     refund = cost if state.options["refund_empty_explore"] else 0
-    events.append(_returned(state, seat, temple, cards, refund))
+    events.append(_returned(state, seat, temple, list(cards), refund))
     return events + (_end_turn(state, seat, left=0) if cost - refund == state.points else [])
 
 
@@ -173,9 +173,9 @@ def _keep(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
     ]
 
 
-def _returned(state: MoctezumaState, seat: int, temple: int, cards: list, refund: int) -> Event:
-    """The cards not kept, to the bottom of the deck (MOCT-EXPL-1), in the order chosen."""
-    back = list(cards)
+def _returned(state: MoctezumaState, seat: int, temple: int, back: list, refund: int) -> Event:
+    """The cards not kept, to the bottom of the deck (MOCT-EXPL-1), in the order chosen.
+    `back` becomes the event's: a list no other event holds (shuffled in place)."""
     if state.options["return_order"] == "shuffled" and len(back) > 1:
         # Derived from the secret salt and the deck's state, so a replay shuffles alike.
         random.Random(f"{state.salt}:{temple}:{len(state.decks[temple])}:{state.round}").shuffle(
