@@ -39,6 +39,26 @@ def new_state(options: Mapping[str, Any], seats: list[str], seed: int) -> Moctez
     )
 
 
+def random_menu(state: MoctezumaState) -> tuple[tuple[Command, ...], tuple[float, ...]]:
+    """The acting seat's commands (what `legal` offers it) and their cumulative weights,
+    for random play: made once for each case, as `legal`'s are. Random play spends its
+    points rather than ending turns early or moving about."""
+    explore = state.explore
+    if explore is None and not state.over:
+        seat = state.turn
+        here = state.seats[seat].at
+        points = state.points
+        ring = state.options["temple_ring"]
+        menus = _TURNS[ring][seat] or _seat_turns(seat, ring)
+        # `_can` and min(points, 3) written out: this runs before every command.
+        if here == LIBRARY:
+            return menus[here][points if points < 3 else 3][state.turned < len(state.spaces)]
+        return menus[here][points if points < 3 else 3][len(state.decks[here]) > 0]
+    if explore is not None:
+        return _choosing(state.turn, tuple(map(type, explore["cards"])))
+    return (), ()
+
+
 class MoctezumaGame:
     """The Moctezuma's Revenge! rules. Stateless: every call takes the state it works on."""
 
@@ -86,24 +106,9 @@ class MoctezumaGame:
         """Only the player whose turn it is acts (notes aside), a shortcut for random play."""
         return [] if state.over else [state.turn]
 
-    def random_menu(self, state: MoctezumaState) -> tuple[tuple[Command, ...], tuple[float, ...]]:
-        """The acting seat's commands (what `legal` offers it) and their cumulative weights,
-        for random play: made once for each case, as `legal`'s are. Random play spends its
-        points rather than ending turns early or moving about."""
-        explore = state.explore
-        if explore is None and not state.over:
-            seat = state.turn
-            here = state.seats[seat].at
-            points = state.points
-            ring = state.options["temple_ring"]
-            menus = _TURNS[ring][seat] or _seat_turns(seat, ring)
-            # `_can` and min(points, 3) written out: this runs before every command.
-            if here == LIBRARY:
-                return menus[here][points if points < 3 else 3][state.turned < len(state.spaces)]
-            return menus[here][points if points < 3 else 3][len(state.decks[here]) > 0]
-        if explore is not None:
-            return _choosing(state.turn, tuple(map(type, explore["cards"])))
-        return (), ()
+    # Random play's menu, called before every command of a simulated game: a function of the
+    # state alone, without a method's layer.
+    random_menu: ClassVar = staticmethod(random_menu)
 
     # The commands whose values `random_args` fills: the rest are played as the menu has them.
     random_fills: ClassVar[frozenset[str]] = frozenset({"research", "note"})
