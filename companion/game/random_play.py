@@ -6,12 +6,12 @@ here from the roll prompt when it does not); `random_weights(state, commands)` t
 choices likelier; a `corrections` set of host commands a random player must never choose.
 A game whose choices repeat may instead offer `random_menu(state)`: the commands a random
 player picks among (no corrections) and their cumulative weights, made once and reused, so
-that nothing is rebuilt for every command; `random_args` is then asked only for the command
-types in its `random_fills`. The pick is the one `rng.choices` would make. Such a game may
-also offer `play_offered(state, command)`: a command its menu offered for this very state
-(values filled), played without validating it again and folded at once, giving the events
-`apply` gives; the every-game tests prove both on random games. Commands from people always
-take `apply`.
+that nothing is rebuilt for every command, and empty once the game is over; `random_args` is
+then asked only for the command types in its `random_fills`. The pick is the one
+`rng.choices` would make. Such a game may also offer `play_offered(state, command)`: a
+command its menu offered for this very state (values filled), played without validating it
+again and folded at once, giving the events `apply` gives; the every-game tests prove both on
+random games. Commands from people always take `apply`.
 """
 
 from __future__ import annotations
