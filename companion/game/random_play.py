@@ -6,12 +6,12 @@ here from the roll prompt when it does not); `random_weights(state, commands)` t
 choices likelier; a `corrections` set of host commands a random player must never choose.
 A game whose choices repeat may instead offer `random_menu(state)`: the commands a random
 player picks among (no corrections) and their cumulative weights, made once and reused, so
-that nothing is rebuilt for every command; `random_args` is then asked only for the command
-types in its `random_fills`. The pick is the one `rng.choices` would make. Such a game may
-also offer `play_offered(state, command)`: a command its menu offered for this very state
-(values filled), played without validating it again and folded at once, giving the events
-`apply` gives; the every-game tests prove both on random games. Commands from people always
-take `apply`.
+that nothing is rebuilt for every command, and empty once the game is over; `random_args` is
+then asked only for the command types in its `random_fills`. The pick is the one
+`rng.choices` would make. Such a game may also offer `play_offered(state, command)`: a
+command its menu offered for this very state (values filled), played without validating it
+again and folded at once, giving the events `apply` gives; the every-game tests prove both on
+random games. Commands from people always take `apply`.
 """
 
 from __future__ import annotations
@@ -95,13 +95,13 @@ def play_random_game(
     and `watch(state, events)`, told the events the command made."""
     rng = rng or random.Random(seed)
     state = game.setup(options or {}, seats, seed)
+    if getattr(game, "random_menu", None) is not None and hasattr(game, "play_offered"):
+        return _play_offered(game, state, rng, max_commands, check, watch)
     commands: list[Command] = []
     events = 0
     apply, fold, is_over, count = game.apply, game.fold, game.is_over, len(seats)
-    offered = None
     if getattr(game, "random_menu", None) is not None:
         pick = _menu_picker(game)
-        offered = getattr(game, "play_offered", None)
     else:
 
         def pick(state: Any, rng: random.Random) -> Command:
@@ -112,12 +112,47 @@ def play_random_game(
         if is_over(state):
             break
         command = pick(state, rng)
-        if offered is not None:
-            produced = offered(state, command)
-        else:
-            produced = apply(state, command)
-            for event in produced:
-                state = fold(state, event)
+        produced = apply(state, command)
+        for event in produced:
+            state = fold(state, event)
+        events += len(produced)
+        played(command)
+        if check is not None:
+            check(state)
+        if watch is not None:
+            watch(state, produced)
+    else:
+        if not is_over(state):
+            raise RuntimeError(f"Game did not end within {max_commands} commands.")
+    return PlayedGame(state, commands, events)
+
+
+def _play_offered(
+    game: Game, state: Any, rng: random.Random, max_commands: int, check: Any, watch: Any
+) -> PlayedGame:
+    """`play_random_game`'s loop for a game with a `random_menu` and `play_offered`: the pick
+    of `_menu_picker` written out, and the end seen in an empty menu, `is_over` asked only
+    then (this loop runs for every command of every simulated game)."""
+    menu, fill, fills, play, is_over = (
+        game.random_menu,
+        game.random_args,
+        game.random_fills,
+        game.play_offered,
+        game.is_over,
+    )
+    commands: list[Command] = []
+    events = 0
+    played, draw = commands.append, rng.random
+    for _ in range(max_commands):
+        options, cumulative = menu(state)
+        if not options:
+            if is_over(state):
+                break
+            raise RuntimeError(f"No legal command; prompts: {game.prompts(state)}")
+        command = options[bisect(cumulative, draw() * cumulative[-1], 0, len(options) - 1)]
+        if command.type in fills:
+            command = fill(state, command, rng)
+        produced = play(state, command)
         events += len(produced)
         played(command)
         if check is not None:

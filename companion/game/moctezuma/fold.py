@@ -32,14 +32,15 @@ def _researched(state: MoctezumaState, e: Event) -> None:
 
 
 def _explored(state: MoctezumaState, e: Event) -> None:
-    seat = state.seats[e["seat"]]
-    temple, cards = e["temple"], e["cards"]
-    del state.decks[temple][len(state.decks[temple]) - len(cards) :]
-    seat.drawn = {"temple": temple, "cards": list(cards)}
-    if state.options["record_sheet"] == "auto" and str in map(type, cards):
+    seat, temple, cards = e["seat"], e["temple"], e["cards"]
+    deck = state.decks[temple]
+    del deck[len(deck) - len(cards) :]
+    kinds = list(map(type, cards))
+    if str in kinds and state.options["record_sheet"] == "auto":
         # MOCT-EXPL-2: the name card, seen, never kept
-        seat.record.names[temple] = cards[list(map(type, cards)).index(str)]
-    state.explore = {"seat": e["seat"], "temple": temple, "cards": list(cards)}
+        state.seats[seat].record.names[temple] = cards[kinds.index(str)]
+    # The event itself, which nothing changes, rather than two copies of what it says.
+    state.seats[seat].drawn = state.explore = e
     state.points -= e["cost"]
     state.log.append(e)
     state.log_count += 1
@@ -53,7 +54,7 @@ def _kept(state: MoctezumaState, e: Event) -> None:
 
 def _returned(state: MoctezumaState, e: Event) -> None:
     # The bottom of the deck is the list's start: the first card back ends up highest.
-    state.decks[e["temple"]][:0] = reversed(e["cards"])
+    state.decks[e["temple"]][:0] = e["cards"][::-1]
     state.explore = None
     if e["refund"]:
         state.points += e["refund"]
@@ -74,10 +75,10 @@ def _chit_turned(state: MoctezumaState, e: Event) -> None:
 
 
 def _turn_started(state: MoctezumaState, e: Event) -> None:
-    state.turn = e["seat"]
+    seat = state.turn = e["seat"]
     state.points = e["points"]
-    state.seats[e["seat"]].carry = 0
-    if e["seat"] == state.first:
+    state.seats[seat].carry = 0
+    if seat == state.first:
         state.round += 1
     state.log.append(e)
     state.log_count += 1

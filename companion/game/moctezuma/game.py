@@ -14,7 +14,7 @@ from companion.game.moctezuma import rules, views
 from companion.game.moctezuma.hidden import chit_spaces, deal_hidden
 from companion.game.moctezuma.offered import play_offered
 from companion.game.moctezuma.options import OPTIONS, check_options
-from companion.game.moctezuma.state import POINTS, MoctezumaState, Seat
+from companion.game.moctezuma.state import LIBRARY, POINTS, MoctezumaState, Seat
 from companion.game.protocol import Command, Event, Option, Prompt, RuleError
 
 
@@ -37,6 +37,26 @@ def new_state(options: Mapping[str, Any], seats: list[str], seed: int) -> Moctez
         first=first,
         turn=first,
     )
+
+
+def random_menu(state: MoctezumaState) -> tuple[tuple[Command, ...], tuple[float, ...]]:
+    """The acting seat's commands (what `legal` offers it) and their cumulative weights,
+    for random play: made once for each case, as `legal`'s are. Random play spends its
+    points rather than ending turns early or moving about."""
+    explore = state.explore
+    if explore is None and not state.over:
+        seat = state.turn
+        here = state.seats[seat].at
+        points = state.points
+        ring = state.options["temple_ring"]
+        menus = _TURNS[ring][seat] or _seat_turns(seat, ring)
+        # `_can` and min(points, 3) written out: this runs before every command.
+        if here == LIBRARY:
+            return menus[here][points if points < 3 else 3][state.turned < len(state.spaces)]
+        return menus[here][points if points < 3 else 3][len(state.decks[here]) > 0]
+    if explore is not None:
+        return _choosing(state.turn, tuple(map(type, explore["cards"])))
+    return (), ()
 
 
 class MoctezumaGame:
@@ -86,20 +106,9 @@ class MoctezumaGame:
         """Only the player whose turn it is acts (notes aside), a shortcut for random play."""
         return [] if state.over else [state.turn]
 
-    def random_menu(self, state: MoctezumaState) -> tuple[tuple[Command, ...], tuple[float, ...]]:
-        """The acting seat's commands (what `legal` offers it) and their cumulative weights,
-        for random play: made once for each case, as `legal`'s are. Random play spends its
-        points rather than ending turns early or moving about."""
-        if state.explore is not None:
-            return _choosing(state.turn, tuple(map(type, state.explore["cards"])))
-        if state.over:
-            return (), ()
-        seat = state.turn
-        here = state.seats[seat].at
-        points = state.points
-        # `_can` and min(points, 3) written out: this runs before every command.
-        can = state.turned < len(state.spaces) if here == rules.LIBRARY else state.decks[here] != []
-        return _turn(seat, here, points if points < 3 else 3, can, state.options["temple_ring"])
+    # Random play's menu, called before every command of a simulated game: a function of the
+    # state alone, without a method's layer.
+    random_menu: ClassVar = staticmethod(random_menu)
 
     # The commands whose values `random_args` fills: the rest are played as the menu has them.
     random_fills: ClassVar[frozenset[str]] = frozenset({"research", "note"})
@@ -198,6 +207,21 @@ def _turn(
         kind = "research" if here == rules.LIBRARY else "explore"
         out += [_command(seat, kind, size) for size, cost in rules.COSTS.items() if cost <= points]
     return _weighed(tuple(out))
+
+
+# Random play's turn menus by list index, spared hashing a key before every command:
+# temple_ring -> seat -> place -> points (0-3) -> whether there are chits or cards left.
+_TURNS: tuple[list, list] = ([None] * 6, [None] * 6)
+
+
+def _seat_turns(seat: int, ring: bool) -> list:
+    """A seat's turn menus (`_turn`'s), made when it first plays."""
+    menus = [
+        [[_turn(seat, here, points, can, ring) for can in (False, True)] for points in range(4)]
+        for here in range(11)
+    ]
+    _TURNS[ring][seat] = menus
+    return menus
 
 
 @cache

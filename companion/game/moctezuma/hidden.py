@@ -17,6 +17,7 @@ where `salt` is 32 lowercase hex digits; the reveal is `{"salt": salt, "hidden":
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 # MOCT-SET-3 (chosen): the seven kings on the chart, top to bottom.
@@ -47,14 +48,28 @@ def deal_hidden(seed: int) -> tuple[str, dict[str, Any], random.Random]:
     """(salt, hidden state, the generator it was drawn from) for `seed`; the same seed always
     gives the same secrets. The generator goes on to draw the first player."""
     rng = random.Random(seed)
-    salt = f"{rng.getrandbits(128):032x}"
+    bits = rng.getrandbits
+    salt = f"{bits(128):032x}"
     names = list(NAME_CARDS)
-    rng.shuffle(names)  # MOCT-SET-3: one name card into each temple deck, then shuffle it
+    shuffle(names, bits)  # MOCT-SET-3: one name card into each temple deck, then shuffle it
     decks: dict[str, list[int | str]] = {}
     for temple, name in zip(TEMPLES, names, strict=True):
         deck: list[int | str] = [*TREASURES, name]
-        rng.shuffle(deck)
+        shuffle(deck, bits)
         decks[str(temple)] = deck
     chits = list(CHITS)
-    rng.shuffle(chits)  # MOCT-SET-4: 15 on the board, the 16th out of play
+    shuffle(chits, bits)  # MOCT-SET-4: 15 on the board, the 16th out of play
     return salt, {"decks": decks, "chits": chits[:15], "unused": chits[15]}, rng
+
+
+def shuffle(cards: list[Any], bits: Callable[[int], int]) -> None:
+    """`random.Random.shuffle` as CPython writes it, with `bits` the generator's getrandbits:
+    each place from the last down swapped with one drawn below it (getrandbits of the
+    bound's bit length, drawn again until under the bound), spared a call a card; a game
+    deals 134 of them. A test holds it to `random.Random.shuffle`, so a seed deals as ever."""
+    for i in range(len(cards) - 1, 0, -1):
+        size = (i + 1).bit_length()
+        j = bits(size)
+        while j > i:
+            j = bits(size)
+        cards[i], cards[j] = cards[j], cards[i]

@@ -105,7 +105,21 @@ class Watcher:
         if self.clock is None:
             self(state)
             return
-        _ACTION[events[0]["type"]](self, state, events)
+        first = events[0]
+        kind = first["type"]
+        if kind == "moved" or kind == "placed":  # most commands
+            # The acting player's position is checked below; a mover whose turn it no
+            # longer is, here.
+            mover = first["seat"]
+            if mover != state.turn and state.seats[mover].at not in _PLACES:
+                _positions(state.seats)
+        elif kind == "explored":
+            self._explored(state, events)
+        elif kind == "kept":
+            self._returned(state, events)
+        elif kind == "researched":
+            self._researched(state, events)
+        # A turn ended, a note, the game over: they move nothing the checks below do not cover.
         if state.turned != self.clock[0] or state.over:
             self._clock(state)
         if not 0 <= state.points <= self.limit:
@@ -114,10 +128,6 @@ class Watcher:
             _positions(state.seats)
         if state.round != state.turned + 1 and not state.over:
             _fail("one chit turned a round", f"round {state.round}, {state.turned} chits turned")
-
-    def _moved(self, state: MoctezumaState, events: list) -> None:
-        if state.seats[events[0]["seat"]].at not in _PLACES:
-            _positions(state.seats)
 
     def _researched(self, state: MoctezumaState, events: list) -> None:
         if not state.seats[events[0]["seat"]].record.chits.items() <= self.faces:
@@ -141,8 +151,8 @@ class Watcher:
         player who kept it (a Keep's events: kept, returned; an empty Explore's: explored,
         returned)."""
         back = events[1]
-        temple = back["temple"]
         if self.drawn is None:  # drawn and put back by one command: checked as drawn first
+            temple = back["temple"]
             before, count = self.decks[temple], len(back["cards"])
             self.drawn, self.source = before[: -count - 1 : -1], temple
             self.decks[temple] = before[: len(before) - count]
@@ -157,9 +167,6 @@ class Watcher:
         _records(state.seats, self.faces)
         self._same_cards(state)
 
-    def _nothing(self, state: MoctezumaState, events: list) -> None:
-        """A command that moves nothing the points and the clock checks do not cover."""
-
     def _drew(self, state: MoctezumaState, explore: dict) -> None:
         """An Explore drew cards: when they are the top of the temple's deck as it was, the
         temple holds what it held, and the copies follow."""
@@ -172,30 +179,35 @@ class Watcher:
     def _chose(self, state: MoctezumaState, seat: int) -> None:
         """The drawn cards are gone: when they are under their deck, bar at most one treasure
         now last in `seat`'s hand, the temple holds what it held (MOCT-EXPL-1), and the
-        copies follow. Put back in the order drawn (the usual case), the cards under the
-        deck are the drawn ones bar the kept, last first; else they are compared by rank."""
+        copies follow. Put back in the order drawn (the usual case), the deck is the drawn
+        cards bar the kept, last first, on the deck as it was: one comparison, and the copy
+        made on the way; else the cards put back are compared by rank."""
         temple = self.source
         deck, before = state.decks[temple], self.decks[temple]
-        back = len(deck) - len(before)
         hand, held = self.hands[seat], self.held[seat]
-        returned, rest = deck[:back], self.drawn[::-1]
-        if hand != held:
+        rest = self.drawn[::-1]  # as they lie under the deck, put back in the order drawn
+        kept = hand != held
+        if kept:
             if len(hand) != len(held) + 1 or hand[:-1] != held or hand[-1][0] != temple:
                 return
             points = hand[-1][1]
             if not isinstance(points, int) or points not in rest:
                 return
-            returned.append(points)
             rest.remove(points)
-            rest.append(points)
-        if deck[back:] == before and (
-            returned == rest or sorted(map(_RANK, returned)) == sorted(map(_RANK, rest))
-        ):
-            self.decks[temple] = deck[:]
-            if hand != held:
-                held.append(hand[-1])
-                self.kept[temple].append(points)
-            self.drawn = None
+        back = len(rest)  # the cards put back
+        rest += before
+        if deck != rest:
+            under = len(deck) - len(before)
+            if deck[under:] != before or sorted(map(_RANK, deck[:under])) != sorted(
+                map(_RANK, rest[:back])
+            ):
+                return
+            rest = deck[:]
+        self.decks[temple] = rest
+        if kept:
+            held.append(hand[-1])
+            self.kept[temple].append(points)
+        self.drawn = None
 
     def _start(self, state: MoctezumaState) -> None:
         self.faces = dict(enumerate(state.hidden["chits"])).items()
@@ -294,21 +306,10 @@ def _positions(seats) -> None:
 
 def _records(seats, faces) -> None:
     """MOCT-REC-1: every record sheet holds only what is really there."""
-    if not all(seat.record.chits.items() <= faces for seat in seats):
-        _fail("record sheets record what is there", f"{[s.record.chits for s in seats]}")
-
-
-# The check a command calls for (`Watcher.after`), by its first event.
-_ACTION = {
-    "moved": Watcher._moved,
-    "placed": Watcher._moved,
-    "researched": Watcher._researched,
-    "explored": Watcher._explored,
-    "kept": Watcher._returned,
-    "turn_ended": Watcher._nothing,
-    "noted": Watcher._nothing,
-    "game_over": Watcher._nothing,
-}
+    for seat in seats:  # a loop rather than all() over a generator: run once a round
+        chits = seat.record.chits  # empty on most sheets: random players seldom research
+        if chits and not chits.items() <= faces:
+            _fail("record sheets record what is there", f"{[s.record.chits for s in seats]}")
 
 
 def check(state: MoctezumaState, before: Watcher | None = None) -> Watcher:

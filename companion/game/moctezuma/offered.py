@@ -15,21 +15,25 @@ from companion.game.protocol import Command, Event
 
 
 def play_offered(state: MoctezumaState, command: Command) -> list[Event]:
-    return _PLAY[command.type](state, command.seat, command.args)
+    kind, seat = command.type, command.seat
+    if kind == "move":  # nearly half the commands: played here, spared a call
+        moved = {"type": "moved", "seat": seat, "to": command.args["to"]}
+        if state.points == 1:
+            return _folded(state, [moved, *rules._end_turn(state, seat, left=0)])
+        _moved(state, moved)
+        return [moved]
+    if kind == "explore":
+        return _explore(state, seat, command.args)
+    if kind == "keep":
+        return _keep(state, seat, command.args)
+    # The rarer commands (Research, ending a turn, a note) take the validating path.
+    return _folded(state, rules.validate(state, command))
 
 
 def _folded(state: MoctezumaState, events: list[Event]) -> list[Event]:
     for event in events:
         _FOLDS[event["type"]](state, event)
     return events
-
-
-def _move(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
-    moved = {"type": "moved", "seat": seat, "to": args["to"]}
-    if state.points == 1:
-        return _folded(state, [moved, *rules._end_turn(state, seat, left=0)])
-    _moved(state, moved)
-    return [moved]
 
 
 def _explore(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
@@ -59,18 +63,3 @@ def _keep(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
     _kept(state, kept)
     _returned(state, back)
     return [kept, back]
-
-
-def _validated(state: MoctezumaState, seat: int, args: Any, kind: str) -> list[Event]:
-    return _folded(state, rules.validate(state, Command(kind, seat, args)))
-
-
-# The rarer commands (Research, ending a turn, a note) take the validating path.
-_PLAY = {
-    "move": _move,
-    "explore": _explore,
-    "keep": _keep,
-    "research": lambda state, seat, args: _validated(state, seat, args, "research"),
-    "end_turn": lambda state, seat, args: _validated(state, seat, args, "end_turn"),
-    "note": lambda state, seat, args: _validated(state, seat, args, "note"),
-}

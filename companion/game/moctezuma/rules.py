@@ -150,7 +150,7 @@ def _explore(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
     if int in map(type, cards):  # a treasure to keep
         return events
     refund = cost if state.options["refund_empty_explore"] else 0
-    events.append(_returned(state, seat, temple, cards, refund))
+    events.append(_returned(state, seat, temple, list(cards), refund))
     return events + (_end_turn(state, seat, left=0) if cost - refund == state.points else [])
 
 
@@ -173,9 +173,9 @@ def _keep(state: MoctezumaState, seat: int, args: Any) -> list[Event]:
     ]
 
 
-def _returned(state: MoctezumaState, seat: int, temple: int, cards: list, refund: int) -> Event:
-    """The cards not kept, to the bottom of the deck (MOCT-EXPL-1), in the order chosen."""
-    back = list(cards)
+def _returned(state: MoctezumaState, seat: int, temple: int, back: list, refund: int) -> Event:
+    """The cards not kept, to the bottom of the deck (MOCT-EXPL-1), in the order chosen.
+    `back` becomes the event's: a list no other event holds (shuffled in place)."""
     if state.options["return_order"] == "shuffled" and len(back) > 1:
         # Derived from the secret salt and the deck's state, so a replay shuffles alike.
         random.Random(f"{state.salt}:{temple}:{len(state.decks[temple])}:{state.round}").shuffle(
@@ -192,18 +192,20 @@ def _end_turn(
     by spending its last (the state does not show the spend yet), else those the state has."""
     left = state.points if left is None else left
     carry = min(left, POINTS) if state.options["carry_points"] else 0
-    events: list[Event] = [{"type": "turn_ended", "seat": seat, "carry": carry}]
-    n = len(state.seats)
-    after = (seat + 1) % n
-    if after == state.first:
-        space = state.turned
-        events.append({"type": "chit_turned", "space": space, "face": state.chit(space)})
-        if space + 1 == len(state.spaces):
-            events.append({"type": "game_over", "by": "chits", "result": score(state, space + 1)})
-            return events
-    points = POINTS + state.seats[after].carry
-    events.append({"type": "turn_started", "seat": after, "points": points})
-    return events
+    ended = {"type": "turn_ended", "seat": seat, "carry": carry}
+    after = (seat + 1) % len(state.seats)
+    started = {"type": "turn_started", "seat": after, "points": POINTS + state.seats[after].carry}
+    if after != state.first:  # most turns: no chit turned
+        return [ended, started]
+    space = state.turned
+    turned = {"type": "chit_turned", "space": space, "face": state.chit(space)}
+    if space + 1 == len(state.spaces):
+        return [
+            ended,
+            turned,
+            {"type": "game_over", "by": "chits", "result": score(state, space + 1)},
+        ]
+    return [ended, turned, started]
 
 
 def _note(state: MoctezumaState, seat: int, args: Any) -> list[Event]:

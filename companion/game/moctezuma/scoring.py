@@ -11,16 +11,18 @@ CITY_OF_GOLD = 12  # MOCT-END-3
 
 
 def name_card(state: MoctezumaState, temple: int) -> str:
-    return next(c for c in state.hidden["decks"][str(temple)] if isinstance(c, str))
+    deck = state.hidden["decks"][str(temple)]
+    return deck[list(map(type, deck)).index(str)]  # the types listed in C, not a generator
 
 
 def curses(state: MoctezumaState, turned: int) -> dict[str, bool]:
     """King -> Cursed, by his chits face up among the first `turned` (MOCT-END-2)."""
     cursed: dict[str, int] = {}
     safe: dict[str, int] = {}
+    chits = state.hidden["chits"]
     for space in range(turned):
         king = state.spaces[space][1]
-        tally = cursed if state.chit(space) == "Cursed" else safe
+        tally = cursed if chits[space] == "Cursed" else safe
         tally[king] = tally.get(king, 0) + 1
     rule = state.options["curse_rule"]
     out = {}
@@ -50,9 +52,10 @@ def score(state: MoctezumaState, turned: int) -> dict[str, Any]:
             standing = "cursed" if cursed[name] else "safe"
             factor = (-1 if cursed[name] else 1) * (2 if name in MOCTEZUMAS else 1)
         temples[str(temple)] = {"name": name, "standing": standing, "factor": factor}
+    factors = {int(t): temple["factor"] for t, temple in temples.items()}  # by kept temple
     scores, cards, gold = [], [], []
     for seat in state.seats:
-        points = sum(p * temples[str(t)]["factor"] for t, p in seat.kept)
+        points = sum(p * factors[t] for t, p in seat.kept)
         found = clues <= {t for t, _ in seat.kept}
         scores.append(points + (CITY_OF_GOLD if found else 0))
         cards.append(len(seat.kept))

@@ -31,7 +31,7 @@ class Seat:
     kept: list[tuple[int, int]] = field(default_factory=list)  # (temple, points), in order kept
     record: Record = field(default_factory=Record)
     research: dict[int, str] | None = None  # the last Research's chits, for the seat's page
-    drawn: dict[str, Any] | None = None  # the last Explore: {temple, cards}, for the seat's page
+    drawn: dict[str, Any] | None = None  # the last Explore's event (temple, cards), for its page
 
 
 @dataclass(slots=True, eq=False, weakref_slot=True)
@@ -48,7 +48,7 @@ class MoctezumaState:
     points: int = POINTS
     round: int = 1
     turned: int = 0  # chits turned face up so far, in space order (MOCT-ROUND-1)
-    explore: dict[str, Any] | None = None  # drawn cards awaiting the choice of one to keep
+    explore: dict[str, Any] | None = None  # the Explore (seat, temple, cards) awaiting a Keep
     over: bool = False
     # Sentences and events (see log_lines), the last LOG_LINES kept.
     log: deque[Any] = field(default_factory=lambda: deque(maxlen=LOG_LINES))

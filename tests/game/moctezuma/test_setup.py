@@ -113,3 +113,18 @@ def test_the_game_declares_what_a_host_needs():
     assert check_options({}) == defaults
     assert defaults["curse_rule"] == "majority" and defaults["record_sheet"] == "auto"
     assert all(o.help.endswith(".") and len(o.help) > 30 for o in game.options)
+
+
+def test_the_deal_shuffles_as_random_shuffle_does_moct_fair_1():
+    """The deal's own shuffle puts a list in the order `random.Random.shuffle` does and leaves
+    the generator where it would, so that a seed deals the same game as ever."""
+    import random
+
+    from companion.game.moctezuma.hidden import shuffle
+
+    for seed in range(300):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        cards, expected = list(range(seed % 20)), list(range(seed % 20))
+        shuffle(cards, ours.getrandbits)
+        theirs.shuffle(expected)
+        assert cards == expected and ours.random() == theirs.random()
