@@ -89,6 +89,9 @@ class Settings:
     sure_present: float  # and at or above this one, a die for sure
     accept: float  # a die's face is read hands-free at or above this probability
     maybe: float  # a centre at or above this chance (but not a die) makes a roll checked
+    # A die whose face scores together are less sure than this at first is read again by the
+    # face classifier in all its turns and mirrors (faceclass.probabilities_turned); 0: never.
+    look_again: float = 0.0
     # Whose face scores are read (FACE_SCORES), whichever read the held-out photos best.
     faces: str = "detector"
     classifier: str = "faces"  # the face classifier's model files (faceclass.model)
@@ -151,7 +154,11 @@ class Detector:
         if s.faces == "detector":
             return found
         return classified(
-            frame, [f for f in found if f.presence >= s.maybe], s.classifier, s.faces == "both"
+            frame,
+            [f for f in found if f.presence >= s.maybe],
+            s.classifier,
+            s.faces == "both",
+            s.look_again,
         )
 
     def locate(self, frame: np.ndarray, die_size: float | None = None) -> list[Found]:
@@ -180,11 +187,18 @@ class Detector:
 
 
 def classified(
-    frame: np.ndarray, found: list[Found], classifier: str = "faces", with_own: bool = False
+    frame: np.ndarray,
+    found: list[Found],
+    classifier: str = "faces",
+    with_own: bool = False,
+    look_again: float = 0.0,
 ) -> list[Found]:
     """The dice found with the face classifier's scores for a crop of each: its log
     probabilities of 1-6 and cocked (`with_own`: plus the detector's own log probabilities),
-    and the chance of a die there lowered by its chance of no die."""
+    and the chance of a die there lowered by its chance of no die. A die whose face is less
+    sure than `look_again` at first (the scores together, untempered) is read again in all its
+    turns and mirrors: the doubtful dice alone, as that costs 7 more reads a die, and no place
+    the classifier takes for no die."""
     from companion.dice import faceclass
 
     if not found:
@@ -192,15 +206,32 @@ def classified(
     crops = np.stack([faceclass.crop(frame, f.centre, f.size) for f in found])
     # Never the owner's adaptation (companion.dice.adapt): fitted and checked at the pip
     # search's face threshold, it made a doubtful misread die a sure one at the detector's.
-    p = faceclass.model(classifier).probabilities(crops, adapted=False)
-    faces = np.log(np.concatenate([p[:, :6], p[:, faceclass.COCKED :]], axis=1) + 1e-9)
+    net = faceclass.model(classifier)
+    p = net.probabilities(crops, adapted=False)
+    own = None
     if with_own:
-        own = np.stack([f.logits for f in found]).astype(np.float64)
-        faces += np.log(network.probabilities(own, 1.0) + 1e-9)
+        logits = np.stack([f.logits for f in found]).astype(np.float64)
+        own = np.log(network.probabilities(logits, 1.0) + 1e-9)
+    faces = _face_scores(p, own)
+    doubtful = (network.probabilities(faces, 1.0).max(axis=1) < look_again) & (
+        p[:, faceclass.NO_DIE] < 0.5
+    )
+    if doubtful.any():
+        p[doubtful] = net.probabilities_turned(crops[doubtful], p[doubtful])
+        faces = _face_scores(p, own)
     return [
         replace(f, presence=f.presence * float(1 - q[faceclass.NO_DIE]), logits=z)
         for f, q, z in zip(found, p, faces, strict=True)
     ]
+
+
+def _face_scores(p: np.ndarray, own: np.ndarray | None) -> np.ndarray:
+    """Log probabilities of 1-6 and cocked from the classifier's `p`, plus the detector's own
+    (`own`) when given."""
+    from companion.dice import faceclass
+
+    faces = np.log(np.concatenate([p[:, :6], p[:, faceclass.COCKED :]], axis=1) + 1e-9)
+    return faces if own is None else faces + own
 
 
 def _factor(factor: float, longest: int) -> float:

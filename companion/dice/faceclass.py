@@ -106,6 +106,26 @@ class FaceModel:
             logits = self.net.forward().reshape(len(crops), len(CLASSES)).astype(np.float64)
         return network.probabilities(logits, self.settings.temperature)
 
+    def probabilities_turned(
+        self, crops: np.ndarray, first: np.ndarray | None = None
+    ) -> np.ndarray:
+        """The shipped model's probabilities for crops read in all 8 of a square's symmetries
+        (quarter turns, mirrored or not), as one: the geometric mean of the 8 readings. A
+        die's top face shows the same number in each, so what one view misreads the others
+        outvote, and a die read the same in all is surer. `first`: the crops' probabilities
+        as they lie, when they are known already (7 reads a crop, not 8)."""
+        if len(crops) == 0:
+            return np.zeros((0, len(CLASSES)), np.float32)
+        turned = [np.rot90(crops, k, axes=(1, 2)) for k in range(4)]
+        views = turned + [t[:, :, ::-1] for t in turned]
+        if first is not None:
+            views = views[1:]
+        p = self.probabilities(np.concatenate(views), adapted=False)
+        logs = np.log(p.reshape(len(views), len(crops), len(CLASSES)) + 1e-9)
+        if first is not None:
+            logs = np.concatenate([np.log(first + 1e-9)[None], logs])
+        return network.probabilities(logs.mean(axis=0), 1.0)
+
     def head(self) -> tuple[np.ndarray, np.ndarray]:
         """The shipped last layer: weights (8 x features) and bias."""
         return self._last_dense()[1:]

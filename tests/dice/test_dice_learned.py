@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.dice import detector, synth
+from companion.dice import detector, faceclass, synth
 from companion.dice.learned import read
 from companion.dice.profile import Profile
 from companion.dice.reading import CHECK, EMPTY, HAND, OK
@@ -104,6 +104,23 @@ def test_big_dice_close_up_are_read():
     dice = [scenes.die(f, x, 240, size=150, angle=a) for f, x, a in places]
     reading = read(synth.render(scenes.tray(dice, "felt-blue"), rng), expected=3)
     assert reading.values == [2, 5, 6], reading.problems
+
+
+def test_a_doubtful_die_s_second_look_does_not_depend_on_how_it_lies():
+    """A die the face classifier doubts is read again in all its turns and mirrors: turned a
+    quarter or mirrored, the same die gets the same probabilities, and its face the most."""
+    rng = np.random.default_rng(12)
+    dice = [
+        scenes.die(f, 100 + 90 * i, 240, "red", size=40, angle=20)
+        for i, f in enumerate((1, 2, 3, 4, 5, 6))
+    ]
+    frame = synth.render(scenes.tray(dice, "white-sheet"), rng)
+    crops = np.stack([faceclass.crop(frame, (d.x, d.y), d.size) for d in dice])
+    net = faceclass.model(detector.model().settings.classifier)
+    first = net.probabilities_turned(crops)
+    for other in (np.rot90(crops, 1, axes=(1, 2)), crops[:, :, ::-1], crops[:, ::-1]):
+        assert np.allclose(net.probabilities_turned(np.ascontiguousarray(other)), first, atol=1e-4)
+    assert list(first[:, :6].argmax(axis=1) + 1) == [1, 2, 3, 4, 5, 6]
 
 
 @pytest.mark.parametrize("y", [8, 14])
