@@ -3,14 +3,14 @@
     taskset -c 1 .venv/bin/python bench/dice_resources.py [--rolls 100] [--reader detector]
     taskset -c 1 .venv/bin/python bench/dice_resources.py --reader detector --calibrated
 
-Rendered rolls of 1-8 dice at 640x480 (dice 30-56 px) and at 1280x720 (dice 45-110 px),
-each read with the count the table asked for, on one OpenCV thread: p50/p95 wall time of a
-read and of `SettleDetector.motion` (the check every frame gets), and the processor time of
-both (which other programs on a busy core inflate less), and how much the reader and its model
+Rendered rolls of 1-8 dice at 640x480 (dice 30-56 px) and at 1280x720 (dice 45-110 px), each
+read with the count the table asked for, on one OpenCV thread: p50/p95 wall time of a read
+and of `SettleDetector.motion` (the check every frame gets), and the processor time of both
+(which other programs on a busy core inflate less), and how much the reader and its models
 add to the process's resident memory (after NumPy and OpenCV are loaded, as they are in the
-service). `--calibrated`: each roll read with the profile calibrated to the size its dice were
-rendered at, as on a table whose calibration measured them; for the detector, its network
-passes per read.
+service; the detector's with the pip search it asks about doubted rolls). `--calibrated`:
+each roll read with the profile calibrated to the size its dice were rendered at, as on a
+table whose calibration measured them; for the detector, its network passes per read.
 """
 
 from __future__ import annotations
@@ -66,6 +66,10 @@ def main() -> int:
         return detector.model().passes
 
     read(first, expected=6)  # loads the model, allocates its buffers
+    if args.reader == "detector":
+        from companion.dice.reader import read as pip_search
+
+        pip_search(first, expected=6)  # the detector's second opinion on a doubted roll
     out: dict = {"reader_rss_added_mb": round(_rss_mb() - base, 1)}
     for width, height, sizes in ((640, 480, (30, 56)), (1280, 720, (45, 110))):
         frames = []

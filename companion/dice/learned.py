@@ -9,18 +9,24 @@
    hands-free only when the detector is sure a die is there, sure of its face, and the
    frame does not cut it; anything else is flagged for a check, never dropped or guessed:
    a doubtful die, a cocked die, something that may be a die, a count other than the one
-   the table asked for.
+   the table asked for;
+4. a roll flagged only for doubt, told the count, is read hands-free when the pip search
+   (reader.py), which finds and reads dice its own way (pips counted, a classifier of its
+   own), reads the same dice, as many as asked for, for sure: two readers that fail
+   differently seldom agree on a wrong roll. It costs a second read of the flagged rolls
+   alone.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
 
 from companion.dice import detector, network
 from companion.dice.profile import Profile
-from companion.dice.reading import COCKED, UNCERTAIN, Die, Reading, hand_or_refused, verdict
+from companion.dice.reading import COCKED, OK, UNCERTAIN, Die, Reading, hand_or_refused, verdict
 
 
 @lru_cache(maxsize=1)
@@ -39,7 +45,29 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
         return first
     model = detector.model()
     found = model.find(frame, profile.scale.die_pixels(frame.shape))
-    return decided(found, frame.shape, model.settings, expected, profile.dice.max_dice)
+    reading = decided(found, frame.shape, model.settings, expected, profile.dice.max_dice)
+    return seconded(frame, profile, reading)
+
+
+def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
+    """`reading`, hands-free if the pip search reads the same roll for sure: only a roll of
+    as many dice as the table asked for, flagged for nothing but doubt about a face or a
+    place that may be a die (never a cocked die, nor one the frame cuts)."""
+    if (
+        reading.ok
+        or not reading.dice
+        or reading.expected is None
+        or len(reading.dice) != reading.expected
+        or any(COCKED in d.flags or _cut_off(d.box, frame.shape) for d in reading.dice)
+    ):
+        return reading
+    from companion.dice.reader import read as pip_search
+
+    other = pip_search(frame, profile, reading.expected)
+    if not other.ok or other.values != reading.values or len(other.dice) != len(reading.dice):
+        return reading
+    dice = tuple(replace(d, flags=()) for d in reading.dice)
+    return Reading(dice, OK, (), reading.expected, {"seconded_by": "pip-search"})
 
 
 def decided(

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from companion.dice import detector, faceclass, synth
-from companion.dice.learned import read
+from companion.dice.learned import read, seconded
 from companion.dice.profile import Profile
-from companion.dice.reading import CHECK, EMPTY, HAND, OK
+from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK, UNCERTAIN, Die, Reading, verdict
 
 from . import scenes
 
@@ -249,3 +249,48 @@ def test_a_calibrated_die_size_is_not_fooled_by_a_big_printed_die():
         assert detector.model().passes - passes == 1
         assert reading.values == sorted(faces), (size, printed, reading.problems)
         assert reading.status == OK or reading.problems == ("1 die not read for sure",)
+
+
+# A roll the detector doubts: these dice, each flagged, as many as the table asked for.
+SECONDED = [
+    scenes.die(f, 110 + 140 * i, 240, size=44, angle=12 * i) for i, f in enumerate((2, 4, 5, 6))
+]
+
+
+def _doubted(faces, expected=4, flag=UNCERTAIN) -> Reading:
+    dice = [
+        Die(
+            f,
+            (round(d.x - 22), round(d.y - 22), round(d.x + 22), round(d.y + 22)),
+            (d.x, d.y),
+            0.9,
+            (flag,),
+        )
+        for f, d in zip(faces, SECONDED, strict=True)
+    ]
+    return verdict(dice, expected, Profile().dice.max_dice)
+
+
+def _seconded_frame():
+    return synth.render(scenes.tray(SECONDED, "felt-blue"), np.random.default_rng(31))
+
+
+def test_a_doubted_roll_the_pip_search_reads_alike_is_read_hands_free():
+    reading = seconded(_seconded_frame(), Profile(), _doubted((2, 4, 5, 6)))
+    assert reading.status == OK and reading.values == [2, 4, 5, 6]
+    assert not any(d.flagged for d in reading.dice)
+
+
+@pytest.mark.parametrize(
+    "doubted",
+    [
+        _doubted((2, 4, 5, 5)),  # the pip search reads a 6 there
+        _doubted((2, 4, 5, 6), expected=None),  # the table did not say how many
+        _doubted((2, 4, 5, 6), expected=5),  # fewer dice than asked for
+        _doubted((2, 4, 5, 6), flag=COCKED),  # a die to reroll
+    ],
+    ids=["read otherwise", "count not told", "count short", "cocked"],
+)
+def test_a_doubted_roll_stays_flagged_unless_both_readers_agree_on_the_asked_count(doubted):
+    reading = seconded(_seconded_frame(), Profile(), doubted)
+    assert reading.status == CHECK and reading == doubted
