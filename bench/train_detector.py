@@ -55,6 +55,7 @@ PIP_BOX_TO_DIE = 1.35  # a die's edge, in sides of the box around its pips
 # Accepted-wrong rolls at most, told the count and not, among all of a set's images (the
 # bench's limits): a quarter of a small set holds too few rolls to show rates this low.
 MOST_SILENT_OF_ALL = (0.005, 0.01)
+MAYBE_TOLD = (0.12, 0.15, 0.2, 0.25, 0.3, 0.4)  # maybe_told tried (at or above `maybe`)
 
 
 @dataclass
@@ -500,20 +501,26 @@ def choose(rows: list[HeldOut], t: float, max_silent: float, max_silent_free: fl
                 continue
             for maybe in (0.12, 0.15, 0.2):
                 for accept in (0.6, 0.7, 0.8, 0.9, 0.95, 0.96, 0.97, 0.98, 0.99, 0.995):
-                    s = detector.Settings(t, present, sure_present, accept, maybe)
-                    told = figures(held, s, True)
-                    if not _within(told, max_silent) or not _within(
-                        figures(held, s, False), max_silent_free
+                    s = detector.Settings(t, present, sure_present, accept, maybe, maybe)
+                    # Without the count maybe_told plays no part: checked once for all.
+                    if not _within(figures(held, s, False), max_silent_free):
+                        continue
+                    if len(held) < len(rows) and not _within(
+                        figures(rows, s, False), MOST_SILENT_OF_ALL[1]
                     ):
                         continue
-                    if len(held) < len(rows) and not (
-                        _within(figures(rows, s, True), MOST_SILENT_OF_ALL[0])
-                        and _within(figures(rows, s, False), MOST_SILENT_OF_ALL[1])
-                    ):
-                        continue
-                    rate = float(np.mean([v["hands_free_rate"] for v in told.values()]))
-                    if rate > best:
-                        best, best_s = rate, s
+                    for maybe_told in (m for m in MAYBE_TOLD if m >= maybe):
+                        s = replace(s, maybe_told=maybe_told)
+                        told = figures(held, s, True)
+                        if not _within(told, max_silent):
+                            continue
+                        if len(held) < len(rows) and not _within(
+                            figures(rows, s, True), MOST_SILENT_OF_ALL[0]
+                        ):
+                            continue
+                        rate = float(np.mean([v["hands_free_rate"] for v in told.values()]))
+                        if rate > best:
+                            best, best_s = rate, s
     if best_s is None:
         raise SystemExit("no thresholds keep the held-out silent errors low enough")
     return best_s
@@ -535,7 +542,8 @@ def calibrate(
 ) -> dict:
     settings = model_dir / "detector.json"
     first = {"temperature": 1, "present": 0.3, "sure_present": 0.5, "accept": 0.9}
-    first.update(maybe=detector.LOWEST, look_again=look_again, faces=faces, classifier=classifier)
+    first.update(maybe=detector.LOWEST, maybe_told=detector.LOWEST, look_again=look_again)
+    first.update(faces=faces, classifier=classifier)
     settings.write_text(json.dumps(first), encoding="utf-8")
     det = detector.Detector(model_dir)
     rows = calibration_rows(det, folders, renders, every_photo=True)
@@ -549,6 +557,7 @@ def calibrate(
         "sure_present": s.sure_present,
         "accept": s.accept,
         "maybe": s.maybe,
+        "maybe_told": s.maybe_told,
         "look_again": s.look_again,
         "faces": s.faces,
         "classifier": s.classifier,

@@ -89,6 +89,8 @@ class Settings:
     sure_present: float  # and at or above this one, a die for sure
     accept: float  # a die's face is read hands-free at or above this probability
     maybe: float  # a centre at or above this chance (but not a die) makes a roll checked
+    # or at or above this one, when the table told how many dice and as many were found
+    maybe_told: float
     # A die whose face scores together are less sure than this at first is read again by the
     # face classifier in all its turns and mirrors (faceclass.probabilities_turned); 0: never.
     look_again: float = 0.0

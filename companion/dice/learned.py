@@ -81,7 +81,9 @@ def decided(
     `s`: what `read` reports, and what the detector's thresholds are fitted on."""
     dice = [_die(f, shape, s) for f in found if f.presence >= s.present]
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
-    maybe = sum(s.maybe <= f.presence < s.present for f in found)
+    # Told how many dice there are, and seeing as many, a faint place is less likely a die.
+    lowest = s.maybe_told if expected is not None and len(dice) == expected else s.maybe
+    maybe = sum(lowest <= f.presence < s.present for f in found)
     return verdict(dice, expected, max_dice, maybe)
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from companion.dice import detector, faceclass, synth
-from companion.dice.learned import read, seconded
+from companion.dice.learned import decided, read, seconded
 from companion.dice.profile import Profile
 from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK, UNCERTAIN, Die, Reading, verdict
 
@@ -294,3 +294,19 @@ def test_a_doubted_roll_the_pip_search_reads_alike_is_read_hands_free():
 def test_a_doubted_roll_stays_flagged_unless_both_readers_agree_on_the_asked_count(doubted):
     reading = seconded(_seconded_frame(), Profile(), doubted)
     assert reading.status == CHECK and reading == doubted
+
+
+def test_a_faint_place_checks_a_roll_unless_the_count_told_and_seen_settles_it():
+    s = detector.Settings(1.0, 0.4, 0.6, 0.9, maybe=0.12, maybe_told=0.4)
+    three, five = np.eye(detector.FACES)[2] * 12, np.eye(detector.FACES)[4] * 12
+    found = [
+        detector.Found((100.0, 100.0), 40.0, 0.95, three),
+        detector.Found((300.0, 300.0), 40.0, 0.95, five),
+        detector.Found((500.0, 200.0), 40.0, 0.3, five),  # a glint, or a die half seen
+    ]
+    told = decided(found, (480, 640, 3), s, expected=2, max_dice=8)
+    assert told.status == OK and told.values == [3, 5]
+    not_told = decided(found, (480, 640, 3), s, expected=None, max_dice=8)
+    assert not_told.status == CHECK and "1 more thing may be dice" in not_told.problems
+    short = decided(found, (480, 640, 3), s, expected=3, max_dice=8)
+    assert short.status == CHECK and "1 more thing may be dice" in short.problems
