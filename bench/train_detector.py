@@ -56,6 +56,10 @@ PIP_BOX_TO_DIE = 1.35  # a die's edge, in sides of the box around its pips
 # bench's limits): a quarter of a small set holds too few rolls to show rates this low.
 MOST_SILENT_OF_ALL = (0.005, 0.01)
 MAYBE_TOLD = (0.12, 0.15, 0.2, 0.25, 0.3, 0.4)  # maybe_told tried (at or above `maybe`)
+# `present` tried. 0.3 and 0.4 were too: 0.4 read a few more held-out webcam rolls hands-free
+# but missed rendered dice, and the second opinion those rolls then asked for took a 640x480
+# read past its 30 ms (p95, bench/dice_resources.py).
+PRESENT = (0.25,)
 
 
 @dataclass
@@ -495,7 +499,7 @@ def choose(rows: list[HeldOut], t: float, max_silent: float, max_silent_free: fl
     the rows given."""
     held = [r for r in rows if r.held]
     best, best_s = -1.0, None
-    for present in (0.25, 0.3, 0.4):
+    for present in PRESENT:
         for sure_present in (0.4, 0.5, 0.6, 0.7, 0.8):
             if sure_present < present:
                 continue
