@@ -391,24 +391,25 @@ class HeldOut:
     faces: tuple[int, ...]  # the labelled values
     shape: tuple[int, ...]  # the frame's
     found: list | None  # detector.Found of the image, LOWEST and up; None: a hand in view
-    held: bool = True  # an image the weights were not trained on
+    held: bool  # an image the weights were not trained on
 
 
-def calibration_rows(
-    det: detector.Detector, folders: list[Path], renders: int, every_photo: bool = False
-) -> list[HeldOut]:
-    """What the detector finds in the held-out photos (`every_photo`: in all of them, the
-    others marked not `held`), and in `renders` rendered trays made apart from those it
-    learnt from and from the bench's (their own seed); as the reader, nothing in a frame it
-    takes for a hand in the tray."""
+def calibration_rows(det: detector.Detector, folders: list[Path], renders: int) -> list[HeldOut]:
+    """What the detector finds in the photos (those it learnt from marked not `held`), and in
+    `renders` rendered trays made apart from those it learnt from and from the bench's (their
+    own seed); as the reader, nothing in a frame it takes for a hand in the tray."""
     from companion.dice.scene import hand_in_view
     from companion.dice.scoring import synthetic_set
 
     frames = [
-        (folder.name, lambda p=folder / name: cv2.imread(str(p), cv2.IMREAD_COLOR), dice, held)
+        (
+            folder.name,
+            lambda p=folder / name: cv2.imread(str(p), cv2.IMREAD_COLOR),
+            dice,
+            held_out(name),
+        )
         for folder in folders
         for name, dice, _kind in labelled(folder)
-        if (held := held_out(name)) or every_photo
     ]
     frames += [
         ("rendered", lambda s=s: s.frame, [(v, None) for v in s.faces], True)
@@ -509,18 +510,14 @@ def choose(rows: list[HeldOut], t: float, max_silent: float, max_silent_free: fl
                     # Without the count maybe_told plays no part: checked once for all.
                     if not _within(figures(held, s, False), max_silent_free):
                         continue
-                    if len(held) < len(rows) and not _within(
-                        figures(rows, s, False), MOST_SILENT_OF_ALL[1]
-                    ):
+                    if not _within(figures(rows, s, False), MOST_SILENT_OF_ALL[1]):
                         continue
                     for maybe_told in (m for m in MAYBE_TOLD if m >= maybe):
                         s = replace(s, maybe_told=maybe_told)
                         told = figures(held, s, True)
                         if not _within(told, max_silent):
                             continue
-                        if len(held) < len(rows) and not _within(
-                            figures(rows, s, True), MOST_SILENT_OF_ALL[0]
-                        ):
+                        if not _within(figures(rows, s, True), MOST_SILENT_OF_ALL[0]):
                             continue
                         rate = float(np.mean([v["hands_free_rate"] for v in told.values()]))
                         if rate > best:
@@ -550,7 +547,7 @@ def calibrate(
     first.update(faces=faces, classifier=classifier)
     settings.write_text(json.dumps(first), encoding="utf-8")
     det = detector.Detector(model_dir)
-    rows = calibration_rows(det, folders, renders, every_photo=True)
+    rows = calibration_rows(det, folders, renders)
     held = [r for r in rows if r.held]
     logits, labels = face_pairs(held, 0.3)
     t = temperature(logits, labels)

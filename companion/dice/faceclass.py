@@ -114,8 +114,6 @@ class FaceModel:
         die's top face shows the same number in each, so what one view misreads the others
         outvote, and a die read the same in all is surer. `first`: the crops' probabilities
         as they lie, when they are known already (7 reads a crop, not 8)."""
-        if len(crops) == 0:
-            return np.zeros((0, len(CLASSES)), np.float32)
         turned = [np.rot90(crops, k, axes=(1, 2)) for k in range(4)]
         views = turned + [t[:, :, ::-1] for t in turned]
         if first is not None:

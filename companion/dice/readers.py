@@ -29,3 +29,14 @@ def read_function(name: str) -> Callable[..., Any]:
     else:
         raise ValueError(f"no dice reader called {name!r}: one of {', '.join(READERS)}")
     return read
+
+
+def load_models(name: str) -> None:
+    """Load now the networks the reader called `name` reads with (the detector's: its own, its
+    face classifier's and the pip search's, which it asks about doubted rolls), so a missing
+    or corrupt file is named at start-up (ModelError), not at the first roll."""
+    from companion.dice import detector, faceclass
+
+    faceclass.model()
+    if name == "detector":
+        faceclass.model(detector.model().settings.classifier)

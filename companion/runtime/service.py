@@ -744,10 +744,11 @@ def main(
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
-    from companion.dice.faceclass import ModelError, model
+    from companion.dice.network import ModelError
+    from companion.dice.readers import load_models
 
     try:
-        model()  # a missing or corrupt dice model is named now, not at the first roll
+        load_models(config.dice.reader)
     except ModelError as exc:
         log.error("Cannot start: %s", exc)
         return 1

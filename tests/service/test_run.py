@@ -102,3 +102,19 @@ def test_a_corrupt_dice_model_stops_the_start_naming_the_file(tmp_path, caplog, 
     errors = [r.getMessage() for r in caplog.records if "Cannot start" in r.getMessage()]
     assert len(errors) == 1 and str(tmp_path / "faces.onnx") in errors[0]
     assert "\n" not in errors[0]
+
+
+def test_a_missing_detector_model_stops_the_start_naming_the_file(tmp_path, caplog, monkeypatch):
+    """The default reader's own network is loaded at start-up too, not at the first roll."""
+    from companion.dice import detector
+
+    monkeypatch.setattr(detector, "MODEL_DIR", tmp_path)
+    detector.model.cache_clear()
+    try:
+        code = main(simulate=True, port=18081, host="127.0.0.1", data_dir=str(tmp_path / "d"))
+    finally:
+        detector.model.cache_clear()
+    assert code == 1
+    errors = [r.getMessage() for r in caplog.records if "Cannot start" in r.getMessage()]
+    assert len(errors) == 1 and str(tmp_path / "detector.onnx") in errors[0]
+    assert "\n" not in errors[0]
