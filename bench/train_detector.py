@@ -25,6 +25,7 @@ seed and steps give the same weights. Two threads (`--threads`).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import os
@@ -56,6 +57,7 @@ PIP_BOX_TO_DIE = 1.35  # a die's edge, in sides of the box around its pips
 # bench's limits): a quarter of a small set holds too few rolls to show rates this low.
 MOST_SILENT_OF_ALL = (0.005, 0.01)
 MAYBE_TOLD = (0.12, 0.15, 0.2, 0.25, 0.3, 0.4)  # maybe_told tried (at or above `maybe`)
+SURE_TOLD = (0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)  # sure_told tried (present to sure_present)
 # `present` tried. 0.3 and 0.4 were too: 0.4 read a few more held-out webcam rolls hands-free
 # but missed rendered dice, and the second opinion those rolls then asked for took a 640x480
 # read past its 30 ms (p95, bench/dice_resources.py).
@@ -506,14 +508,19 @@ def choose(rows: list[HeldOut], t: float, max_silent: float, max_silent_free: fl
                 continue
             for maybe in (0.12, 0.15, 0.2):
                 for accept in (0.6, 0.7, 0.8, 0.9, 0.95, 0.96, 0.97, 0.98, 0.99, 0.995):
-                    s = detector.Settings(t, present, sure_present, accept, maybe, maybe)
-                    # Without the count maybe_told plays no part: checked once for all.
+                    s = detector.Settings(
+                        t, present, sure_present, accept, maybe, maybe, sure_present
+                    )
+                    # Without the count the *_told thresholds play no part: checked once.
                     if not _within(figures(held, s, False), max_silent_free):
                         continue
                     if not _within(figures(rows, s, False), MOST_SILENT_OF_ALL[1]):
                         continue
-                    for maybe_told in (m for m in MAYBE_TOLD if m >= maybe):
-                        s = replace(s, maybe_told=maybe_told)
+                    for maybe_told, sure_told in itertools.product(
+                        [m for m in MAYBE_TOLD if m >= maybe],
+                        [u for u in SURE_TOLD if present <= u <= sure_present],
+                    ):
+                        s = replace(s, maybe_told=maybe_told, sure_told=sure_told)
                         told = figures(held, s, True)
                         if not _within(told, max_silent):
                             continue
@@ -542,8 +549,11 @@ def calibrate(
     look_again: float = 0.0,
 ) -> dict:
     settings = model_dir / "detector.json"
-    first = {"temperature": 1, "present": 0.3, "sure_present": 0.5, "accept": 0.9}
-    first.update(maybe=detector.LOWEST, maybe_told=detector.LOWEST, look_again=look_again)
+    # The dice found with `present` as fitted (PRESENT holds one): the first passes choose
+    # the scale by it, so the rows fitted on are what the reader will find.
+    first = {"temperature": 1, "present": PRESENT[0], "sure_present": 0.5, "accept": 0.9}
+    first.update(maybe=detector.LOWEST, maybe_told=detector.LOWEST, sure_told=0.5)
+    first.update(look_again=look_again)
     first.update(faces=faces, classifier=classifier)
     settings.write_text(json.dumps(first), encoding="utf-8")
     det = detector.Detector(model_dir)
@@ -559,6 +569,7 @@ def calibrate(
         "accept": s.accept,
         "maybe": s.maybe,
         "maybe_told": s.maybe_told,
+        "sure_told": s.sure_told,
         "look_again": s.look_again,
         "faces": s.faces,
         "classifier": s.classifier,

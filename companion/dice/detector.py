@@ -91,6 +91,8 @@ class Settings:
     maybe: float  # a centre at or above this chance (but not a die) makes a roll checked
     # or at or above this one, when the table told how many dice and as many were found
     maybe_told: float
+    # and told so, a die is one for sure at or above this chance (instead of sure_present)
+    sure_told: float
     # A die whose face scores together are less sure than this at first is read again by the
     # face classifier in all its turns and mirrors (faceclass.probabilities_turned); 0: never.
     look_again: float = 0.0

@@ -6,7 +6,8 @@
    in one pass at the calibrated die size (`scale.calibrated_die`), else after passes that
    search for the dice's size;
 3. each die's face probabilities, calibrated on held-out photos, decide: a die is read
-   hands-free only when the detector is sure a die is there, sure of its face, and the
+   hands-free only when the detector is sure a die is there (less sure will do when the
+   table told how many dice it asked for and as many are seen), sure of its face, and the
    frame does not cut it; anything else is flagged for a check, never dropped or guessed:
    a doubtful die, a cocked die, something that may be a die, a count other than the one
    the table asked for;
@@ -79,21 +80,25 @@ def decided(
 ) -> Reading:
     """The reading of the dice the detector found in a frame of `shape`, by the thresholds
     `s`: what `read` reports, and what the detector's thresholds are fitted on."""
-    dice = [_die(f, shape, s) for f in found if f.presence >= s.present]
+    placed = [f for f in found if f.presence >= s.present]
+    # Told how many dice there are, and seeing as many, a faint place is less likely a die,
+    # and each of them more likely one.
+    told = expected is not None and len(placed) == expected
+    sure_at = s.sure_told if told else s.sure_present
+    dice = [_die(f, shape, s, sure_at) for f in placed]
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
-    # Told how many dice there are, and seeing as many, a faint place is less likely a die.
-    lowest = s.maybe_told if expected is not None and len(dice) == expected else s.maybe
+    lowest = s.maybe_told if told else s.maybe
     maybe = sum(lowest <= f.presence < s.present for f in found)
     return verdict(dice, expected, max_dice, maybe)
 
 
-def _die(f: detector.Found, shape: tuple[int, ...], s: detector.Settings) -> Die:
+def _die(f: detector.Found, shape: tuple[int, ...], s: detector.Settings, sure_at: float) -> Die:
     p = network.probabilities(f.logits, s.temperature)
     box = f.box
     if int(np.argmax(p)) == detector.COCKED and p[detector.COCKED] >= s.accept:
         return Die(None, box, f.centre, float(p[detector.COCKED]), (COCKED,))
     face = int(np.argmax(p[:6]))
-    sure = f.presence >= s.sure_present and p[face] >= s.accept and not _cut_off(box, shape)
+    sure = f.presence >= sure_at and p[face] >= s.accept and not _cut_off(box, shape)
     return Die(face + 1, box, f.centre, float(p[face]), () if sure else (UNCERTAIN,))
 
 

@@ -96,6 +96,26 @@ def test_a_roll_photographed_at_a_higher_resolution_reads_the_same(zoom):
         assert abs(b.centre[1] - zoom * a.centre[1]) < 6 * zoom
 
 
+@pytest.mark.parametrize(
+    ("width", "height", "size"),
+    [(640, 480, 32), (2592, 1944, 90)],  # a webcam's frame; a Pi camera's still
+)
+def test_small_dice_lying_far_apart_are_all_read_where_they_lie(width, height, size):
+    """Dice too small for the first passes to read, lying far apart (four corners of a tray
+    and its middle): the pass at their size finds each, and gives its place in the frame's
+    pixels."""
+    rng = np.random.default_rng(width)
+    x1, y1, x2, y2 = 3 * size, 2 * size, width - 4 * size, height - 3 * size
+    places = ((x1, y1), (x2, y1), ((x1 + x2) / 2, (y1 + y2) / 2), (x1, y2), (x2, y2))
+    dice = [scenes.die(f, x, y, size=size, angle=11.0 * f) for f, (x, y) in enumerate(places, 2)]
+    frame = synth.render(scenes.tray(dice, "wood-light", width=width, height=height), rng)
+    reading = read(frame, expected=5)
+    assert reading.status == OK, reading.problems
+    for face, (x, y) in enumerate(places, 2):
+        (die,) = [d for d in reading.dice if d.face == face]
+        assert np.hypot(die.centre[0] - x, die.centre[1] - y) < size / 4
+
+
 def test_big_dice_close_up_are_read():
     """Dice 150 px across in a 640x480 frame (a camera close over the tray): a coarse pass
     finds them, where a finer one would take their pips for small dice."""
@@ -297,7 +317,7 @@ def test_a_doubted_roll_stays_flagged_unless_both_readers_agree_on_the_asked_cou
 
 
 def test_a_faint_place_checks_a_roll_unless_the_count_told_and_seen_settles_it():
-    s = detector.Settings(1.0, 0.4, 0.6, 0.9, maybe=0.12, maybe_told=0.4)
+    s = detector.Settings(1.0, 0.4, 0.6, 0.9, maybe=0.12, maybe_told=0.4, sure_told=0.6)
     three, five = np.eye(detector.FACES)[2] * 12, np.eye(detector.FACES)[4] * 12
     found = [
         detector.Found((100.0, 100.0), 40.0, 0.95, three),
@@ -310,3 +330,21 @@ def test_a_faint_place_checks_a_roll_unless_the_count_told_and_seen_settles_it()
     assert not_told.status == CHECK and "1 more thing may be dice" in not_told.problems
     short = decided(found, (480, 640, 3), s, expected=3, max_dice=8)
     assert short.status == CHECK and "1 more thing may be dice" in short.problems
+
+
+def test_a_die_less_surely_there_is_read_when_the_count_told_and_seen_settles_it():
+    """Told how many dice and seeing as many, a die the detector is less sure is there is
+    one (`sure_told`); not told, or seeing another count, it is checked."""
+    s = detector.Settings(1.0, 0.3, 0.8, 0.9, maybe=0.12, maybe_told=0.12, sure_told=0.5)
+    two, six = np.eye(detector.FACES)[1] * 12, np.eye(detector.FACES)[5] * 12
+    found = [
+        detector.Found((100.0, 100.0), 40.0, 0.95, two),
+        detector.Found((300.0, 300.0), 40.0, 0.6, six),  # half in shadow
+    ]
+    told = decided(found, (480, 640, 3), s, expected=2, max_dice=8)
+    assert told.status == OK and told.values == [2, 6]
+    for expected in (None, 3):
+        checked = decided(found, (480, 640, 3), s, expected=expected, max_dice=8)
+        assert checked.status == CHECK and "1 die not read for sure" in checked.problems
+    faint = decided([found[0], replace(found[1], presence=0.4)], (480, 640, 3), s, 2, 8)
+    assert faint.status == CHECK
