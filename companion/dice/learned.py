@@ -11,11 +11,10 @@
    frame does not cut it; anything else is flagged for a check, never dropped or guessed:
    a doubtful die, a cocked die, something that may be a die, a count other than the one
    the table asked for;
-4. a roll flagged only for doubt, told the count, is read hands-free when the pip search
-   (reader.py), which finds and reads dice its own way (pips counted, a classifier of its
-   own), reads the same dice, as many as asked for, for sure: two readers that fail
-   differently seldom agree on a wrong roll. It costs a second read of the flagged rolls
-   alone.
+4. a roll flagged only for doubt is read hands-free when the pip search (reader.py), which
+   finds and reads dice its own way (pips counted, a classifier of its own), reads the same
+   dice for sure: two readers that fail differently seldom agree on a wrong roll. It costs
+   a second read of the flagged rolls alone.
 """
 
 from __future__ import annotations
@@ -51,14 +50,16 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
 
 
 def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
-    """`reading`, hands-free if the pip search reads the same roll for sure: only a roll of
-    as many dice as the table asked for, flagged for nothing but doubt about a face or a
-    place that may be a die (never a cocked die, nor one the frame cuts)."""
+    """`reading`, hands-free if the pip search reads the same roll for sure: only a roll
+    flagged for nothing but doubt, never for a cocked die or one the frame cuts. Told the
+    count, a roll of as many dice, doubted faces or a place that may be a die; not told, a
+    roll of doubted faces alone (a die both readers miss would make it short)."""
+    told = reading.expected is not None
     if (
         reading.ok
         or not reading.dice
-        or reading.expected is None
-        or len(reading.dice) != reading.expected
+        or (told and len(reading.dice) != reading.expected)
+        or (not told and reading.problems != _own_problems(reading, profile))
         or any(COCKED in d.flags or _cut_off(d.box, frame.shape) for d in reading.dice)
     ):
         return reading
@@ -69,6 +70,11 @@ def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
         return reading
     dice = tuple(replace(d, flags=()) for d in reading.dice)
     return Reading(dice, OK, (), reading.expected, {"seconded_by": "pip-search"})
+
+
+def _own_problems(reading: Reading, profile: Profile) -> tuple[str, ...]:
+    """What the roll's own dice flag it for, with nothing else in view."""
+    return verdict(list(reading.dice), reading.expected, profile.dice.max_dice).problems
 
 
 def decided(

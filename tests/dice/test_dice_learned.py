@@ -277,7 +277,7 @@ SECONDED = [
 ]
 
 
-def _doubted(faces, expected=4, flag=UNCERTAIN) -> Reading:
+def _doubted(faces, expected=4, flag=UNCERTAIN, maybe=0) -> Reading:
     dice = [
         Die(
             f,
@@ -288,15 +288,24 @@ def _doubted(faces, expected=4, flag=UNCERTAIN) -> Reading:
         )
         for f, d in zip(faces, SECONDED, strict=True)
     ]
-    return verdict(dice, expected, Profile().dice.max_dice)
+    return verdict(dice, expected, Profile().dice.max_dice, maybe)
 
 
 def _seconded_frame():
     return synth.render(scenes.tray(SECONDED, "felt-blue"), np.random.default_rng(31))
 
 
-def test_a_doubted_roll_the_pip_search_reads_alike_is_read_hands_free():
-    reading = seconded(_seconded_frame(), Profile(), _doubted((2, 4, 5, 6)))
+@pytest.mark.parametrize(
+    "doubted",
+    [
+        _doubted((2, 4, 5, 6)),
+        _doubted((2, 4, 5, 6), maybe=1),  # a faint place: the count told settles it
+        _doubted((2, 4, 5, 6), expected=None),  # the table did not say how many
+    ],
+    ids=["count told", "count told, a faint place", "count not told"],
+)
+def test_a_doubted_roll_the_pip_search_reads_alike_is_read_hands_free(doubted):
+    reading = seconded(_seconded_frame(), Profile(), doubted)
     assert reading.status == OK and reading.values == [2, 4, 5, 6]
     assert not any(d.flagged for d in reading.dice)
 
@@ -305,13 +314,15 @@ def test_a_doubted_roll_the_pip_search_reads_alike_is_read_hands_free():
     "doubted",
     [
         _doubted((2, 4, 5, 5)),  # the pip search reads a 6 there
-        _doubted((2, 4, 5, 6), expected=None),  # the table did not say how many
+        _doubted((2, 4, 5, 5), expected=None),
         _doubted((2, 4, 5, 6), expected=5),  # fewer dice than asked for
         _doubted((2, 4, 5, 6), flag=COCKED),  # a die to reroll
+        # Not told how many, a faint place may be a die that both readers miss.
+        _doubted((2, 4, 5, 6), expected=None, maybe=1),
     ],
-    ids=["read otherwise", "count not told", "count short", "cocked"],
+    ids=["read otherwise", "not told, read otherwise", "count short", "cocked", "faint place"],
 )
-def test_a_doubted_roll_stays_flagged_unless_both_readers_agree_on_the_asked_count(doubted):
+def test_a_doubted_roll_stays_flagged_unless_both_readers_agree_on_the_roll(doubted):
     reading = seconded(_seconded_frame(), Profile(), doubted)
     assert reading.status == CHECK and reading == doubted
 
