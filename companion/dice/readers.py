@@ -3,11 +3,11 @@
 
 - "detector" (the default): the learned detector finds the dice and reads them
   (learned.py). On real photos its readings are right (hands-free or one tap to confirm)
-  far more often than the pip search's, and read without the count it stays within the
-  silent-error limit on every set, where the pip search does not;
+  far more often than the pip search's, and read without the count it accepts fewer of
+  them wrong;
 - "pip-search": the pip search proposes dice and the face classifier reads them
-  (reader.py). It reads clean rendered trays and small coloured dice seen from above
-  hands-free more often, and learns the owner's dice (companion.dice.adapt).
+  (reader.py). It reads clean rendered trays hands-free a little more often, and learns
+  the owner's dice (companion.dice.adapt).
 """
 
 from __future__ import annotations
