@@ -58,10 +58,11 @@ PIP_BOX_TO_DIE = 1.35  # a die's edge, in sides of the box around its pips
 MOST_SILENT_OF_ALL = (0.005, 0.01)
 MAYBE_TOLD = (0.12, 0.15, 0.2, 0.25, 0.3, 0.4)  # maybe_told tried (at or above `maybe`)
 SURE_TOLD = (0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)  # sure_told tried (present to sure_present)
-# `present` tried. 0.3 and 0.4 were too: 0.4 read a few more held-out webcam rolls hands-free
-# but missed rendered dice, and the second opinion those rolls then asked for took a 640x480
-# read past its 30 ms (p95, bench/dice_resources.py).
-PRESENT = (0.25,)
+# `present`, fixed: the first passes choose the scale by it, so the dice are found with it.
+# 0.3 and 0.4 were tried: 0.4 read a few more held-out webcam rolls hands-free but missed
+# rendered dice, and the second opinion those rolls then asked for took a 640x480 read past
+# its 30 ms (p95, bench/dice_resources.py).
+PRESENT = 0.25
 
 
 @dataclass
@@ -502,33 +503,28 @@ def choose(rows: list[HeldOut], t: float, max_silent: float, max_silent_free: fl
     the rows given."""
     held = [r for r in rows if r.held]
     best, best_s = -1.0, None
-    for present in PRESENT:
-        for sure_present in (0.4, 0.5, 0.6, 0.7, 0.8):
-            if sure_present < present:
-                continue
-            for maybe in (0.12, 0.15, 0.2):
-                for accept in (0.6, 0.7, 0.8, 0.9, 0.95, 0.96, 0.97, 0.98, 0.99, 0.995):
-                    s = detector.Settings(
-                        t, present, sure_present, accept, maybe, maybe, sure_present
-                    )
-                    # Without the count the *_told thresholds play no part: checked once.
-                    if not _within(figures(held, s, False), max_silent_free):
+    for sure_present in (0.4, 0.5, 0.6, 0.7, 0.8):
+        for maybe in (0.12, 0.15, 0.2):
+            for accept in (0.6, 0.7, 0.8, 0.9, 0.95, 0.96, 0.97, 0.98, 0.99, 0.995):
+                s = detector.Settings(t, PRESENT, sure_present, accept, maybe, maybe, sure_present)
+                # Without the count the *_told thresholds play no part: checked once.
+                if not _within(figures(held, s, False), max_silent_free):
+                    continue
+                if not _within(figures(rows, s, False), MOST_SILENT_OF_ALL[1]):
+                    continue
+                for maybe_told, sure_told in itertools.product(
+                    [m for m in MAYBE_TOLD if m >= maybe],
+                    [u for u in SURE_TOLD if PRESENT <= u <= sure_present],
+                ):
+                    s = replace(s, maybe_told=maybe_told, sure_told=sure_told)
+                    told = figures(held, s, True)
+                    if not _within(told, max_silent):
                         continue
-                    if not _within(figures(rows, s, False), MOST_SILENT_OF_ALL[1]):
+                    if not _within(figures(rows, s, True), MOST_SILENT_OF_ALL[0]):
                         continue
-                    for maybe_told, sure_told in itertools.product(
-                        [m for m in MAYBE_TOLD if m >= maybe],
-                        [u for u in SURE_TOLD if present <= u <= sure_present],
-                    ):
-                        s = replace(s, maybe_told=maybe_told, sure_told=sure_told)
-                        told = figures(held, s, True)
-                        if not _within(told, max_silent):
-                            continue
-                        if not _within(figures(rows, s, True), MOST_SILENT_OF_ALL[0]):
-                            continue
-                        rate = float(np.mean([v["hands_free_rate"] for v in told.values()]))
-                        if rate > best:
-                            best, best_s = rate, s
+                    rate = float(np.mean([v["hands_free_rate"] for v in told.values()]))
+                    if rate > best:
+                        best, best_s = rate, s
     if best_s is None:
         raise SystemExit("no thresholds keep the held-out silent errors low enough")
     return best_s
@@ -546,15 +542,23 @@ def calibrate(
     classifier: str,
     limits,
     meta,
-    look_again: float = 0.0,
+    look_again: float,
 ) -> dict:
     settings = model_dir / "detector.json"
-    # The dice found with `present` as fitted (PRESENT holds one): the first passes choose
-    # the scale by it, so the rows fitted on are what the reader will find.
-    first = {"temperature": 1, "present": PRESENT[0], "sure_present": 0.5, "accept": 0.9}
-    first.update(maybe=detector.LOWEST, maybe_told=detector.LOWEST, sure_told=0.5)
-    first.update(look_again=look_again)
-    first.update(faces=faces, classifier=classifier)
+    # What the rows are found with: `present` as fitted, as the first passes choose the scale
+    # by it, and every place classified (`maybe` at the lowest), whatever is fitted on them.
+    first = {
+        "temperature": 1,
+        "present": PRESENT,
+        "sure_present": 0.5,
+        "accept": 0.9,
+        "maybe": detector.LOWEST,
+        "maybe_told": detector.LOWEST,
+        "sure_told": 0.5,
+        "look_again": look_again,
+        "faces": faces,
+        "classifier": classifier,
+    }
     settings.write_text(json.dumps(first), encoding="utf-8")
     det = detector.Detector(model_dir)
     rows = calibration_rows(det, folders, renders)
