@@ -10,6 +10,7 @@ import uuid
 import pytest
 from servicekit import wait_for
 
+from companion.dice import detector, faceclass
 from companion.runtime.service import CameraWorker, Health, announce_mdns, main
 from hardware.camera import SimTrayCamera
 
@@ -88,33 +89,27 @@ def test_mdns_announces_the_pages():
     assert info.server == f"{name}.local."
 
 
-def test_a_corrupt_dice_model_stops_the_start_naming_the_file(tmp_path, caplog, monkeypatch):
-    from companion.dice import faceclass
-
-    (tmp_path / "faces.onnx").write_bytes(b"truncated")
-    monkeypatch.setattr(faceclass, "MODEL_DIR", tmp_path)
-    faceclass.model.cache_clear()
+@pytest.mark.parametrize(
+    ("models", "broken", "content"),
+    [
+        (faceclass, "faces.onnx", b"truncated"),  # the pip search's, corrupt
+        # The default reader's own network, missing: loaded at start-up too.
+        (detector, "detector.onnx", None),
+    ],
+    ids=["corrupt classifier", "missing detector"],
+)
+def test_a_broken_dice_model_stops_the_start_naming_the_file(
+    tmp_path, caplog, monkeypatch, models, broken, content
+):
+    if content is not None:
+        (tmp_path / broken).write_bytes(content)
+    monkeypatch.setattr(models, "MODEL_DIR", tmp_path)
+    models.model.cache_clear()
     try:
         code = main(simulate=True, port=18080, host="127.0.0.1", data_dir=str(tmp_path / "d"))
     finally:
-        faceclass.model.cache_clear()
+        models.model.cache_clear()
     assert code == 1
     errors = [r.getMessage() for r in caplog.records if "Cannot start" in r.getMessage()]
-    assert len(errors) == 1 and str(tmp_path / "faces.onnx") in errors[0]
-    assert "\n" not in errors[0]
-
-
-def test_a_missing_detector_model_stops_the_start_naming_the_file(tmp_path, caplog, monkeypatch):
-    """The default reader's own network is loaded at start-up too, not at the first roll."""
-    from companion.dice import detector
-
-    monkeypatch.setattr(detector, "MODEL_DIR", tmp_path)
-    detector.model.cache_clear()
-    try:
-        code = main(simulate=True, port=18081, host="127.0.0.1", data_dir=str(tmp_path / "d"))
-    finally:
-        detector.model.cache_clear()
-    assert code == 1
-    errors = [r.getMessage() for r in caplog.records if "Cannot start" in r.getMessage()]
-    assert len(errors) == 1 and str(tmp_path / "detector.onnx") in errors[0]
+    assert len(errors) == 1 and str(tmp_path / broken) in errors[0]
     assert "\n" not in errors[0]
