@@ -10,7 +10,8 @@
    table told how many dice it asked for and as many are seen), sure of its face, and the
    frame does not cut it; anything else is flagged for a check, never dropped or guessed:
    a doubtful die, a cocked die, something that may be a die, a count other than the one
-   the table asked for;
+   the table asked for (seeing fewer, the likeliest faint places are proposed as doubted
+   dice to make up the count);
 4. a roll flagged only for doubt is read hands-free when the pip search (reader.py), which
    finds and reads dice its own way (pips counted, a classifier of its own), reads the same
    dice for sure: two readers that fail differently seldom agree on a wrong roll. It costs
@@ -87,6 +88,14 @@ def decided(
     """The reading of the dice the detector found in a frame of `shape`, by the thresholds
     `s`: what `read` reports, and what the detector's thresholds are fitted on."""
     placed = [f for f in found if f.presence >= s.present]
+    faint = sorted(
+        (f for f in found if s.maybe <= f.presence < s.present), key=lambda f: -f.presence
+    )
+    # Told how many dice there are and seeing fewer, the likeliest faint places make up the
+    # count: doubted dice, which the table checks (or a second reader confirms).
+    short = 0 if expected is None else expected - len(placed)
+    if 0 < short <= len(faint):
+        placed, faint = placed + faint[:short], faint[short:]
     # Told how many dice there are, and seeing as many, a faint place is less likely a die,
     # and each of them more likely one.
     told = expected is not None and len(placed) == expected
@@ -94,7 +103,7 @@ def decided(
     dice = [_die(f, shape, s, sure_at) for f in placed]
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
     lowest = s.maybe_told if told else s.maybe
-    maybe = sum(lowest <= f.presence < s.present for f in found)
+    maybe = sum(f.presence >= lowest for f in faint)
     return verdict(dice, expected, max_dice, maybe)
 
 

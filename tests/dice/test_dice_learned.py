@@ -339,8 +339,30 @@ def test_a_faint_place_checks_a_roll_unless_the_count_told_and_seen_settles_it()
     assert told.status == OK and told.values == [3, 5]
     not_told = decided(found, (480, 640, 3), s, expected=None, max_dice=8)
     assert not_told.status == CHECK and "1 more thing may be dice" in not_told.problems
-    short = decided(found, (480, 640, 3), s, expected=3, max_dice=8)
-    assert short.status == CHECK and "1 more thing may be dice" in short.problems
+
+
+def test_told_more_dice_than_are_surely_seen_the_likeliest_faint_places_make_up_the_count():
+    """A die half hidden or in shadow: told three dice and seeing two, the faintest place is
+    proposed as the third die, doubted, so one tap confirms the roll; fainter places, beyond
+    the count, still make the roll checked."""
+    s = detector.Settings(1.0, 0.4, 0.6, 0.9, maybe=0.12, maybe_told=0.4, sure_told=0.6)
+    three, five = np.eye(detector.FACES)[2] * 12, np.eye(detector.FACES)[4] * 12
+    found = [
+        detector.Found((100.0, 100.0), 40.0, 0.95, three),
+        detector.Found((300.0, 300.0), 40.0, 0.95, five),
+        detector.Found((500.0, 400.0), 40.0, 0.15, three),
+        detector.Found((500.0, 200.0), 40.0, 0.3, five),
+    ]
+    three_told = decided(found, (480, 640, 3), s, expected=3, max_dice=8)
+    assert three_told.values == [3, 5, 5] and three_told.status == CHECK
+    (doubted,) = [d for d in three_told.dice if d.flagged]
+    assert doubted.centre == (500.0, 200.0) and doubted.flags == (UNCERTAIN,)
+    assert "1 die not read for sure" in three_told.problems
+    assert not any("may be dice" in p for p in three_told.problems)
+    four_told = decided(found, (480, 640, 3), s, expected=4, max_dice=8)
+    assert four_told.values == [3, 3, 5, 5] and four_told.status == CHECK
+    five_told = decided(found, (480, 640, 3), s, expected=5, max_dice=8)
+    assert len(five_told.dice) == 2 and five_told.status == CHECK
 
 
 def test_a_die_less_surely_there_is_read_when_the_count_told_and_seen_settles_it():
