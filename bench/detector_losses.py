@@ -66,7 +66,8 @@ def photos(folder: Path):
 
 
 class Recorder:
-    """Wraps the shipped detector's passes: the factor and finds of each `found_at`."""
+    """Wraps the shipped detector's passes: the factor and finds of each `found_at` (not
+    the places beside dice, which only fill a count told)."""
 
     def __init__(self, det: detector.Detector) -> None:
         self.passes: list[tuple[float, list[detector.Found]]] = []
@@ -74,7 +75,7 @@ class Recorder:
 
         def found_at(frame, factor, *which):
             got = at(frame, factor, *which)
-            self.passes.append((factor, got))
+            self.passes.append((factor, [f for f in got if not f.beside]))
             return got
 
         det.found_at = found_at

@@ -68,12 +68,15 @@ def normalised(image: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Found:
     """One die the network found: its centre and edge in frame pixels, the chance that a die
-    is there, and its face scores (logits, `FACES` of them)."""
+    is there, and its face scores (logits, `FACES` of them). `beside`: it lies about a die's
+    edge from a die seen bigger than itself, which may be a touching pair seen as one die,
+    or it a side face of that die; a die of its own only when the count told needs one."""
 
     centre: tuple[float, float]
     size: float
     presence: float
     logits: np.ndarray
+    beside: bool = False
 
     @property
     def box(self) -> tuple[int, int, int, int]:
@@ -151,11 +154,14 @@ class Detector:
             image = cv2.resize(frame, size, interpolation=how)
         return decoded(self.outputs(image, at), factor)
 
-    def find(self, frame: np.ndarray, die_size: float | None = None) -> list[Found]:
+    def find(
+        self, frame: np.ndarray, die_size: float | None = None, beside: bool = False
+    ) -> list[Found]:
         """The dice in a BGR frame, searched at the scale that brings them to `DIE` pixels:
         `die_size` (the calibrated die edge in frame pixels) when known, else the scale a
-        first coarse pass finds them at; their faces scored as the settings say."""
-        found = self.locate(frame, die_size)
+        first coarse pass finds them at; their faces scored as the settings say. `beside`:
+        with the places found beside a die (Found.beside)."""
+        found = self.locate(frame, die_size, beside)
         s = self.settings
         if s.faces == "detector":
             return found
@@ -167,9 +173,15 @@ class Detector:
             s.look_again,
         )
 
-    def locate(self, frame: np.ndarray, die_size: float | None = None) -> list[Found]:
+    def locate(
+        self, frame: np.ndarray, die_size: float | None = None, beside: bool = False
+    ) -> list[Found]:
         """The dice in a BGR frame as `find` locates them, with the detector's own face
         scores (what the face classifier is trained to read)."""
+        found = self._located(frame, die_size)
+        return found if beside else [f for f in found if not f.beside]
+
+    def _located(self, frame: np.ndarray, die_size: float | None) -> list[Found]:
         longest = max(frame.shape[:2])
         if die_size:
             return self.found_at(frame, _factor(DIE / die_size, longest))
@@ -178,7 +190,11 @@ class Detector:
         for at, side in enumerate(FIRST_SIDES):
             first = min(1.0, side / longest)
             found = self.found_at(frame, first, at)
-            sure = [f.size * first for f in found if f.presence >= self.settings.present]
+            sure = [
+                f.size * first
+                for f in found
+                if f.presence >= self.settings.present and not f.beside
+            ]
             seen = float(np.median(sure)) if sure else 0.0
             if seen >= BIG_AT_FIRST or first == 1.0:
                 break
@@ -189,7 +205,7 @@ class Detector:
         if abs(factor - first) < 0.1 * first:
             return found
         again = self.found_at(frame, factor)
-        return again if again or not sure else found
+        return again if any(not f.beside for f in again) or not sure else found
 
 
 def classified(
@@ -219,8 +235,11 @@ def classified(
         logits = np.stack([f.logits for f in found]).astype(np.float64)
         own = np.log(network.probabilities(logits, 1.0) + 1e-9)
     faces = _face_scores(p, own)
-    doubtful = (network.probabilities(faces, 1.0).max(axis=1) < look_again) & (
-        p[:, faceclass.NO_DIE] < 0.5
+    # A place beside a die is never read for sure: not worth the second look.
+    doubtful = (
+        (network.probabilities(faces, 1.0).max(axis=1) < look_again)
+        & (p[:, faceclass.NO_DIE] < 0.5)
+        & ~np.array([f.beside for f in found])
     )
     if doubtful.any():
         p[doubtful] = net.probabilities_turned(crops[doubtful], p[doubtful])
@@ -261,16 +280,20 @@ def decoded(out: np.ndarray, factor: float) -> list[Found]:
 
 def _apart(found: list[Found]) -> list[Found]:
     """The most likely of centres closer than 0.7 of a die to each other: one die seen twice
-    (touching dice lie a whole die apart)."""
+    (touching dice lie a whole die apart). A centre that close by the size of the die it is
+    near but not by its own is kept `beside` it."""
     kept: list[Found] = []
+    beside: list[Found] = []
     for f in found:
-        if all(
-            np.hypot(f.centre[0] - k.centre[0], f.centre[1] - k.centre[1])
-            >= 0.7 * max(f.size, k.size)
-            for k in kept
-        ):
+        if all(_distance(f, k) >= 0.7 * max(f.size, k.size) for k in kept):
             kept.append(f)
-    return kept
+        elif all(_distance(f, k) >= 0.7 * min(f.size, k.size) for k in kept + beside):
+            beside.append(replace(f, beside=True))
+    return kept + beside
+
+
+def _distance(a: Found, b: Found) -> float:
+    return float(np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]))
 
 
 @lru_cache(maxsize=1)

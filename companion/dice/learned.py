@@ -10,8 +10,8 @@
    table told how many dice it asked for and as many are seen), sure of its face, and the
    frame does not cut it; anything else is flagged for a check, never dropped or guessed:
    a doubtful die, a cocked die, something that may be a die, a count other than the one
-   the table asked for (seeing fewer, the likeliest faint places are proposed as doubted
-   dice to make up the count);
+   the table asked for (seeing fewer, the likeliest faint places, or places beside a die
+   that may be a touching die, are proposed as doubted dice to make up the count);
 4. a roll flagged only for doubt is read hands-free when the pip search (reader.py), which
    finds and reads dice its own way (pips counted, a classifier of its own), reads the same
    dice for sure: two readers that fail differently seldom agree on a wrong roll. It costs
@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from functools import lru_cache
 
@@ -45,7 +46,8 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     if first is not None:
         return first
     model = detector.model()
-    found = model.find(frame, profile.scale.die_pixels(frame.shape))
+    # Told the count, the places beside dice may make it up (decided).
+    found = model.find(frame, profile.scale.die_pixels(frame.shape), expected is not None)
     reading = decided(found, frame.shape, model.settings, expected, profile.dice.max_dice)
     return seconded(frame, profile, reading)
 
@@ -87,23 +89,25 @@ def decided(
 ) -> Reading:
     """The reading of the dice the detector found in a frame of `shape`, by the thresholds
     `s`: what `read` reports, and what the detector's thresholds are fitted on."""
-    placed = [f for f in found if f.presence >= s.present]
+    placed = [f for f in found if f.presence >= s.present and not f.beside]
     faint = sorted(
-        (f for f in found if s.maybe <= f.presence < s.present), key=lambda f: -f.presence
+        (f for f in found if s.maybe <= f.presence and (f.beside or f.presence < s.present)),
+        key=lambda f: -f.presence,
     )
-    # Told how many dice there are and seeing fewer, the likeliest faint places make up the
-    # count: doubted dice, which the table checks (or a second reader confirms).
+    # Told how many dice there are and seeing fewer, the likeliest faint places and places
+    # beside dice make up the count: doubted dice, which the table checks (or a second
+    # reader confirms).
     short = 0 if expected is None else expected - len(placed)
-    if 0 < short <= len(faint):
-        placed, faint = placed + faint[:short], faint[short:]
+    filling = faint[:short] if 0 < short <= len(faint) else []
     # Told how many dice there are, and seeing as many, a faint place is less likely a die,
     # and each of them more likely one.
-    told = expected is not None and len(placed) == expected
+    told = expected is not None and len(placed) + len(filling) == expected
     sure_at = s.sure_told if told else s.sure_present
     dice = [_die(f, shape, s, sure_at) for f in placed]
+    dice += [_die(f, shape, s, math.inf) for f in filling]
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
     lowest = s.maybe_told if told else s.maybe
-    maybe = sum(f.presence >= lowest for f in faint)
+    maybe = sum(f.presence >= lowest and not f.beside for f in faint[len(filling) :])
     return verdict(dice, expected, max_dice, maybe)
 
 

@@ -60,6 +60,27 @@ def test_dice_positions_and_sizes_come_with_each_face():
         assert 0 < d.confidence <= 1
 
 
+def test_a_die_beside_one_seen_bigger_is_kept_beside_it_and_one_seen_twice_is_one():
+    """Touching dice: the network may see one of them bigger than it is (the pair as one
+    die), and its neighbour a die's edge away is then kept, marked beside it (it may also be
+    that die's side face); two centres closer than a die are one die seen twice."""
+    edge, cells = 24.0, 64
+    out = np.zeros((detector.CHANNELS, cells, cells), np.float32)
+    out[0] = -10.0
+    step = round(edge / detector.STRIDE)  # a die's edge, in output cells
+    for x, y, seen, chance in [
+        (10, 10, edge * 1.5, 3.0),  # the first die, seen bigger
+        (10 + step, 10, edge, 2.0),  # its neighbour, touching it
+        (40, 40, edge, 3.0),
+        (42, 40, edge, 2.0),  # the same die, found again
+    ]:
+        out[0, y, x] = chance
+        out[1 + detector.FACES, y, x] = np.log(seen / detector.STRIDE)
+    found = {round(f.centre[0]): f.beside for f in detector.decoded(out, 1.0)}
+    first, neighbour, once = (round((c + 0.5) * detector.STRIDE) for c in (10, 10 + step, 40))
+    assert found == {first: False, neighbour: True, once: False}
+
+
 def test_touching_dice_are_read_as_separate_dice():
     rng = np.random.default_rng(21)
     s = 44
@@ -363,6 +384,25 @@ def test_told_more_dice_than_are_surely_seen_the_likeliest_faint_places_make_up_
     assert four_told.values == [3, 3, 5, 5] and four_told.status == CHECK
     five_told = decided(found, (480, 640, 3), s, expected=5, max_dice=8)
     assert len(five_told.dice) == 2 and five_told.status == CHECK
+
+
+def test_a_place_beside_a_die_is_a_die_only_when_the_count_told_needs_one():
+    """A place beside a die (a touching neighbour, or that die's side face) fills a count
+    told and short, as a doubted die however sure it looks; otherwise it is no die and
+    does not make the roll checked."""
+    s = detector.Settings(1.0, 0.4, 0.6, 0.9, maybe=0.12, maybe_told=0.4, sure_told=0.6)
+    three, five = np.eye(detector.FACES)[2] * 12, np.eye(detector.FACES)[4] * 12
+    found = [
+        detector.Found((100.0, 100.0), 40.0, 0.95, three),
+        detector.Found((300.0, 300.0), 40.0, 0.95, five),
+        detector.Found((340.0, 300.0), 30.0, 0.9, five, beside=True),
+    ]
+    short = decided(found, (480, 640, 3), s, expected=3, max_dice=8)
+    assert short.values == [3, 5, 5] and short.status == CHECK
+    assert [d.centre for d in short.dice if d.flagged] == [(340.0, 300.0)]
+    for expected in (2, None):
+        reading = decided(found, (480, 640, 3), s, expected=expected, max_dice=8)
+        assert reading.status == OK and reading.values == [3, 5]
 
 
 def test_a_die_less_surely_there_is_read_when_the_count_told_and_seen_settles_it():
