@@ -363,9 +363,9 @@ def test_a_faint_place_checks_a_roll_unless_the_count_told_and_seen_settles_it()
 
 
 def test_told_more_dice_than_are_surely_seen_the_likeliest_faint_places_make_up_the_count():
-    """A die half hidden or in shadow: told three dice and seeing two, the faintest place is
-    proposed as the third die, doubted, so one tap confirms the roll; fainter places, beyond
-    the count, still make the roll checked."""
+    """A die half hidden or in shadow: told three dice and seeing two, the likelier of two
+    faint places is proposed as the third die, doubted, so one tap confirms the roll; told
+    four, both are; told five, two places cannot make up three dice, and none is proposed."""
     s = detector.Settings(1.0, 0.4, 0.6, 0.9, maybe=0.12, maybe_told=0.4, sure_told=0.6)
     three, five = np.eye(detector.FACES)[2] * 12, np.eye(detector.FACES)[4] * 12
     found = [
