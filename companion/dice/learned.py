@@ -14,8 +14,8 @@
    that may be a touching die, are proposed as doubted dice to make up the count);
 4. a roll flagged only for doubt is read hands-free when the pip search (reader.py), which
    finds and reads dice its own way (pips counted, a classifier of its own), reads the same
-   dice for sure: two readers that fail differently seldom agree on a wrong roll. It costs
-   a second read of the flagged rolls alone.
+   dice (for sure, unless the table told the count): two readers that fail differently
+   seldom agree on a wrong roll. It costs a second read of the flagged rolls alone.
 """
 
 from __future__ import annotations
@@ -53,10 +53,12 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
 
 
 def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
-    """`reading`, hands-free if the pip search reads the same roll for sure: only a roll
-    flagged for nothing but doubt, never for a cocked die or one the frame cuts. Told the
-    count, a roll of as many dice, doubted faces or a place that may be a die; not told, a
-    roll of doubted faces alone (a die both readers miss would make it short)."""
+    """`reading`, hands-free if the pip search reads the same roll: only a roll flagged for
+    nothing but doubt, never for a cocked die or one the frame cuts. Told the count, a roll
+    of as many dice, doubted faces or a place that may be a die, and the pip search's values
+    are enough, sure or not (the count guards against a die both readers miss); not told, a
+    roll of doubted faces alone, and the pip search sure of it (its sureness, which a place
+    that may be a die takes away, is then the only guard)."""
     told = reading.expected is not None
     if (
         reading.ok
@@ -69,7 +71,8 @@ def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
     from companion.dice.reader import read as pip_search
 
     other = pip_search(frame, profile, reading.expected)
-    if not other.ok or other.values != reading.values or len(other.dice) != len(reading.dice):
+    agrees = other.values == reading.values and len(other.dice) == len(reading.dice)
+    if not agrees or not (told or other.ok):
         return reading
     dice = tuple(replace(d, flags=()) for d in reading.dice)
     return Reading(dice, OK, (), reading.expected, {"seconded_by": "pip-search"})

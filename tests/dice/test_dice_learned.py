@@ -348,6 +348,30 @@ def test_a_doubted_roll_stays_flagged_unless_both_readers_agree_on_the_roll(doub
     assert reading.status == CHECK and reading == doubted
 
 
+def test_told_the_count_the_pip_search_reading_the_same_values_unsure_seconds_the_roll(
+    monkeypatch,
+):
+    """Told how many dice, two readers agreeing on every value is enough, however sure the
+    second is; not told, the second must be sure (a die both miss would make the roll short)."""
+    from companion.dice import reader
+
+    sure = reader.read
+
+    def unsure_of_one(frame, profile=None, expected=None):
+        read = sure(frame, profile, expected)
+        doubted = [replace(read.dice[0], flags=(UNCERTAIN,)), *read.dice[1:]]
+        return verdict(doubted, expected, Profile().dice.max_dice)
+
+    monkeypatch.setattr(reader, "read", unsure_of_one)
+    told = seconded(_seconded_frame(), Profile(), _doubted((2, 4, 5, 6)))
+    assert told.status == OK and told.values == [2, 4, 5, 6]
+    assert told.extras == {"seconded_by": "pip-search"}
+    wrong = _doubted((2, 4, 5, 5))
+    assert seconded(_seconded_frame(), Profile(), wrong) == wrong
+    not_told = _doubted((2, 4, 5, 6), expected=None)
+    assert seconded(_seconded_frame(), Profile(), not_told) == not_told
+
+
 def test_a_faint_place_checks_a_roll_unless_the_count_told_and_seen_settles_it():
     s = detector.Settings(1.0, 0.4, 0.6, 0.9, maybe=0.12, maybe_told=0.4, sure_told=0.6)
     three, five = np.eye(detector.FACES)[2] * 12, np.eye(detector.FACES)[4] * 12
