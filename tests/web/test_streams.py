@@ -163,7 +163,8 @@ def test_at_the_total_the_client_with_most_streams_gives_way(app, host, web):
 
 def test_a_thousand_streams_from_one_client_leave_commands_answering(table, data_dir):
     """Streams hold worker threads: however many one client opens, commands still answer
-    within 100 ms once the server has seen them all."""
+    once the server has seen them all (a command starved of threads would hang to its
+    timeout; on a busy machine one may wait up to the server loop's one-second wake)."""
     app = create_app(
         table, data_dir, limits=Limits(reads=(1e6, 1e6), writes=(1e6, 1e6)), fixed_seeds=True
     )
@@ -201,7 +202,7 @@ def test_a_thousand_streams_from_one_client_leave_commands_answering(table, data
             response.read()
             took.append(time.perf_counter() - started)
             assert response.status == 200
-        assert max(took) < 0.1, [round(t * 1000) for t in took]
+        assert max(took) < 1.0, [round(t * 1000) for t in took]
     finally:
         for sock in sockets:
             sock.close()
