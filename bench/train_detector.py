@@ -32,7 +32,7 @@ import os
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -550,19 +550,10 @@ def calibrate(
     settings = model_dir / "detector.json"
     # What the rows are found with: `present` as fitted, as the first passes choose the scale
     # by it, and every place classified (`maybe` at the lowest), whatever is fitted on them.
-    first = {
-        "temperature": 1,
-        "present": PRESENT,
-        "sure_present": 0.5,
-        "accept": 0.9,
-        "maybe": detector.LOWEST,
-        "maybe_told": detector.LOWEST,
-        "sure_told": 0.5,
-        "look_again": look_again,
-        "faces": faces,
-        "classifier": classifier,
-    }
-    settings.write_text(json.dumps(first), encoding="utf-8")
+    first = detector.Settings(
+        1.0, PRESENT, 0.5, 0.9, detector.LOWEST, detector.LOWEST, 0.5, look_again, faces, classifier
+    )
+    settings.write_text(json.dumps(asdict(first)), encoding="utf-8")
     det = detector.Detector(model_dir)
     rows = calibration_rows(det, folders, renders)
     held = [r for r in rows if r.held]
@@ -570,16 +561,7 @@ def calibrate(
     t = temperature(logits, labels)
     s = replace(choose(rows, t, *limits), look_again=look_again, faces=faces, classifier=classifier)
     result = {
-        "temperature": s.temperature,
-        "present": s.present,
-        "sure_present": s.sure_present,
-        "accept": s.accept,
-        "maybe": s.maybe,
-        "maybe_told": s.maybe_told,
-        "sure_told": s.sure_told,
-        "look_again": s.look_again,
-        "faces": s.faces,
-        "classifier": s.classifier,
+        **asdict(s),
         "held_out": {
             "calibration_error": calibration_error(logits, labels, t),
             "dice_matched": len(labels),

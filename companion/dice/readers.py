@@ -6,8 +6,8 @@
   far more often than the pip search's, and read without the count it accepts fewer of
   them wrong;
 - "pip-search": the pip search proposes dice and the face classifier reads them
-  (reader.py). It reads clean rendered trays hands-free a little more often, and learns
-  the owner's dice (companion.dice.adapt).
+  (reader.py). It learns the owner's dice (companion.dice.adapt), which the detector does
+  not.
 """
 
 from __future__ import annotations
