@@ -187,16 +187,20 @@ class Detector:
             return self.found_at(frame, _factor(DIE / die_size, longest))
         # Coarsest first: dice too big for the network show pips it may take for small
         # dice, which a coarser view no longer shows.
-        for at, side in enumerate(FIRST_SIDES):
-            first = min(1.0, side / longest)
+        at = 0
+        while True:
+            first = min(1.0, FIRST_SIDES[at] / longest)
             found = self.found_at(frame, first, at)
-            sure = [
-                f.size * first
-                for f in found
-                if f.presence >= self.settings.present and not f.beside
-            ]
-            seen = float(np.median(sure)) if sure else 0.0
-            if seen >= BIG_AT_FIRST or first == 1.0:
+            seen = self._seen(found, first)
+            if seen >= BIG_AT_FIRST and first < 1.0 and at + 1 < len(FIRST_SIDES) and self._judged:
+                # Or small dice close together, too small for this view, seen as one big
+                # die's pips: which view holds dice is the face classifier's to say.
+                finer = min(1.0, FIRST_SIDES[at + 1] / longest)
+                other = self.found_at(frame, finer, at + 1)
+                if self._dice_likeness(frame, other) > self._dice_likeness(frame, found):
+                    at, first, found, seen = at + 1, finer, other, self._seen(other, finer)
+            at += 1
+            if seen >= BIG_AT_FIRST or first == 1.0 or at == len(FIRST_SIDES):
                 break
         if NEAR_ENOUGH[0] <= seen <= NEAR_ENOUGH[1]:
             return found
@@ -205,7 +209,28 @@ class Detector:
         if abs(factor - first) < 0.1 * first:
             return found
         again = self.found_at(frame, factor)
-        return again if any(not f.beside for f in again) or not sure else found
+        return again if any(not f.beside for f in again) or not seen else found
+
+    @property
+    def _judged(self) -> bool:
+        """Is there a face classifier to judge places by?"""
+        return self.settings.faces != "detector"
+
+    def _dice_likeness(self, frame: np.ndarray, found: list[Found]) -> float:
+        """The mean chance of a die, by the face classifier, at the places the detector
+        takes for dice in `found` (0: none)."""
+        s = self.settings
+        places = [f for f in found if f.presence >= s.present and not f.beside]
+        checked = classified(frame, places, s.classifier)
+        return float(np.mean([f.presence for f in checked])) if checked else 0.0
+
+    def _seen(self, found: list[Found], factor: float) -> float:
+        """The median edge of the dice surely `found` in a frame resampled by `factor`, in
+        the resampled pixels (0: none)."""
+        sure = [
+            f.size * factor for f in found if f.presence >= self.settings.present and not f.beside
+        ]
+        return float(np.median(sure)) if sure else 0.0
 
 
 def classified(

@@ -56,7 +56,8 @@ def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
     """`reading`, hands-free if the pip search reads the same roll: only a roll flagged for
     nothing but doubt, never for a cocked die or one the frame cuts. Told the count, a roll
     of as many dice, doubted faces or a place that may be a die, and the pip search's values
-    are enough, sure or not (the count guards against a die both readers miss); not told, a
+    are enough, sure or not (the count guards against a die both readers miss), unless it is
+    unsure of a die whose face the detector gives less than even odds; not told, a
     roll of doubted faces alone, and the pip search sure of it (its sureness, which a place
     that may be a die takes away, is then the only guard)."""
     told = reading.expected is not None
@@ -74,8 +75,17 @@ def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
     agrees = other.values == reading.values and len(other.dice) == len(reading.dice)
     if not agrees or not (told or other.ok):
         return reading
+    # Two readers unsure of a die may agree by chance when one of them gives its face less
+    # than even odds: then the other must be sure of it.
+    if told and any(d.confidence < 0.5 and _nearest(d, other.dice).flagged for d in reading.dice):
+        return reading
     dice = tuple(replace(d, flags=()) for d in reading.dice)
     return Reading(dice, OK, (), reading.expected, {"seconded_by": "pip-search"})
+
+
+def _nearest(die: Die, dice: tuple[Die, ...]) -> Die:
+    x, y = die.centre
+    return min(dice, key=lambda d: (d.centre[0] - x) ** 2 + (d.centre[1] - y) ** 2)
 
 
 def _own_problems(reading: Reading, profile: Profile) -> tuple[str, ...]:

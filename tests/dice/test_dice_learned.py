@@ -147,6 +147,23 @@ def test_big_dice_close_up_are_read():
     assert reading.values == [2, 5, 6], reading.problems
 
 
+@pytest.mark.parametrize("seed", [0, 3])
+def test_small_dice_close_together_are_not_read_as_one_big_die_s_pips(seed):
+    """Six small black dice in two rows on a white sheet look, in a view too coarse for
+    them, like one big white die showing a 6: the finer view, which the face classifier
+    finds more like dice, reads them."""
+    faces, angles = (2, 1, 1, 1, 2, 5), (82, 55, 66, 49, 84, 73)
+    places = [(320 + dx * 48, 320 + dy * 48) for dx in (-0.5, 0.5) for dy in (-1, 0, 1)]
+    dice = [
+        scenes.die(f, x, y, "black", size=31, angle=a)
+        for f, (x, y), a in zip(faces, places, angles, strict=True)
+    ]
+    tray = scenes.tray(dice, "white-sheet", width=640, height=640)
+    reading = read(synth.render(tray, np.random.default_rng(seed)))
+    assert reading.values == [1, 1, 1, 2, 2, 5]
+    assert reading.status == OK, reading.problems
+
+
 def test_a_doubtful_die_s_second_look_does_not_depend_on_how_it_lies():
     """A die the face classifier doubts is read again in all its turns and mirrors: turned a
     quarter or mirrored, the same die gets the same probabilities, and its face the most."""
@@ -352,7 +369,8 @@ def test_told_the_count_the_pip_search_reading_the_same_values_unsure_seconds_th
     monkeypatch,
 ):
     """Told how many dice, two readers agreeing on every value is enough, however sure the
-    second is; not told, the second must be sure (a die both miss would make the roll short)."""
+    second is, unless the first gives a die it is unsure of less than even odds; not told,
+    the second must be sure (a die both miss would make the roll short)."""
     from companion.dice import reader
 
     sure = reader.read
@@ -370,6 +388,10 @@ def test_told_the_count_the_pip_search_reading_the_same_values_unsure_seconds_th
     assert seconded(_seconded_frame(), Profile(), wrong) == wrong
     not_told = _doubted((2, 4, 5, 6), expected=None)
     assert seconded(_seconded_frame(), Profile(), not_told) == not_told
+    # Both unsure of the 2, and the detector giving it less than even odds: no roll.
+    doubted = _doubted((2, 4, 5, 6))
+    unlikely = replace(doubted, dice=(replace(doubted.dice[0], confidence=0.4), *doubted.dice[1:]))
+    assert seconded(_seconded_frame(), Profile(), unlikely) == unlikely
 
 
 def test_a_faint_place_checks_a_roll_unless_the_count_told_and_seen_settles_it():
