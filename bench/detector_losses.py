@@ -5,7 +5,7 @@
 Each roll the detector reader (companion/dice/learned.py) does not read hands-free ends in
 the first that applies of: a labelled die missed, an extra die (or a place that may be one),
 a face read wrong, or every face right but one below the thresholds ("right, not sure"). A
-missed die is then told apart by where it was lost: never seen by the coarse first pass
+missed die is then told apart by where it was lost: never seen by the coarse passes
 that chose the scale, seen there but not at the scale the last pass read at, or located by
 the last pass but its chance of a die lowered below `present` by the face classifier's "no
 die". Renders are the bench's own (`companion dice bench --synthetic N`, the same seed), with
@@ -67,30 +67,37 @@ def photos(folder: Path):
 
 class Recorder:
     """Wraps the shipped detector's passes: the factor and finds of each `found_at` (not
-    the places beside dice, which only fill a count told)."""
+    the places beside dice, which only fill a count told), and which pass was read."""
 
     def __init__(self, det: detector.Detector) -> None:
         self.passes: list[tuple[float, list[detector.Found]]] = []
-        at = det.found_at
+        self.read_at = -1
+        at, located = det.found_at, det._located
+        raw: list[list[detector.Found]] = []
 
         def found_at(frame, factor, *which):
             got = at(frame, factor, *which)
+            raw.append(got)
             self.passes.append((factor, [f for f in got if not f.beside]))
             return got
 
-        det.found_at = found_at
+        def _located(frame, die_size):
+            raw.clear()
+            got = located(frame, die_size)
+            self.read_at = next(i for i, r in enumerate(raw) if r is got)
+            return got
+
+        det.found_at, det._located = found_at, _located
 
     def coarse_and_last(self, frame) -> tuple[list, list | None]:
-        """The finds of the coarse pass the scale was chosen at, and of the pass after it
-        (None when the coarse pass was read as it was)."""
+        """The finds of the coarse passes that chose the scale, together, and of the pass
+        read after them (None when a coarse pass was read as it was)."""
         longest = max(frame.shape[:2])
-        coarse = 0
-        for (factor, _), side in zip(self.passes, detector.FIRST_SIDES, strict=False):
-            if factor != min(1.0, side / longest):
-                break
-            coarse += 1
-        last = self.passes[coarse][1] if coarse < len(self.passes) else None
-        return self.passes[coarse - 1][1], last
+        factor = self.passes[self.read_at][0]
+        sides = detector.FIRST_SIDES
+        if self.read_at < len(sides) and factor == min(1.0, sides[self.read_at] / longest):
+            return self.passes[self.read_at][1], None
+        return [f for _, p in self.passes[: self.read_at] for f in p], self.passes[self.read_at][1]
 
 
 def _on(found: list[detector.Found], box, present: float) -> bool:
@@ -123,7 +130,7 @@ def measure(items, expect: bool, rec: Recorder, present: float) -> dict:
             if _on(last if last is not None else coarse, box, present):
                 missed["located, then called no die"] += 1
             elif last is not None and _on(coarse, box, present):
-                missed["seen at the coarse pass, lost at the last"] += 1
+                missed["seen at a coarse pass, lost at the last"] += 1
             elif last is not None:
                 missed["never seen (two scales)"] += 1
             else:
