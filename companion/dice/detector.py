@@ -40,6 +40,7 @@ NEAR_ENOUGH = (20.0, 36.0)  # first-pass sizes read as they are (smaller ones ar
 FIRST_SIDES = (160, 320)  # the first passes' longest sides, in pixels, coarsest first
 BIG_AT_FIRST = 22.0  # dice this big in a coarse pass are read from it, not a finer one
 MOST_SIDE = 1280  # the second pass's longest side at most (time grows with its square)
+LAST_PASSES = 3  # passes at most after the first ones, each at the size the one before saw
 LOWEST = 0.1  # centres below this chance are not looked at
 # Whose face scores are read: the detector's own, those of the face classifier (faceclass.py)
 # on a crop of each die found, or both together (two views that agree make a face surer).
@@ -205,11 +206,20 @@ class Detector:
         if NEAR_ENOUGH[0] <= seen <= NEAR_ENOUGH[1]:
             return found
         # Nothing seen: dice too small for the first passes (a wide view, a big still).
-        factor = _factor(first * DIE / seen if seen else first * 3.0, longest)
-        if abs(factor - first) < 0.1 * first:
-            return found
-        again = self.found_at(frame, factor)
-        return again if any(not f.beside for f in again) or not seen else found
+        factor, wanted = first, _factor(first * DIE / seen if seen else first * 3.0, longest)
+        for _ in range(LAST_PASSES):
+            if abs(wanted - factor) < 0.1 * factor:
+                break
+            again = self.found_at(frame, wanted)
+            if seen and not any(not f.beside for f in again):
+                break
+            factor, found, seen = wanted, again, self._seen(again, wanted)
+            # Dice still smaller than the network was trained on: it sees them bigger than
+            # they are (a die of 3 pixels as one of 16), so their size is not yet known.
+            if not seen or seen >= NEAR_ENOUGH[0]:
+                break
+            wanted = _factor(factor * DIE / seen, longest)
+        return found
 
     @property
     def _judged(self) -> bool:

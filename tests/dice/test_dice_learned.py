@@ -119,12 +119,14 @@ def test_a_roll_photographed_at_a_higher_resolution_reads_the_same(zoom):
 
 @pytest.mark.parametrize(
     ("width", "height", "size"),
-    [(640, 480, 32), (2592, 1944, 90)],  # a webcam's frame; a Pi camera's still
+    # a webcam's frame; a Pi camera's still; the HQ camera's full still, dice 2% of its width
+    [(640, 480, 32), (2592, 1944, 90), (4056, 3040, 80)],
 )
 def test_small_dice_lying_far_apart_are_all_read_where_they_lie(width, height, size):
     """Dice too small for the first passes to read, lying far apart (four corners of a tray
     and its middle): the pass at their size finds each, and gives its place in the frame's
-    pixels."""
+    pixels. Dice too small even for the network's smallest size (3 pixels in the coarsest
+    pass) look bigger to it than they are: the passes go on until one sees their size."""
     rng = np.random.default_rng(width)
     x1, y1, x2, y2 = 3 * size, 2 * size, width - 4 * size, height - 3 * size
     places = ((x1, y1), (x2, y1), ((x1 + x2) / 2, (y1 + y2) / 2), (x1, y2), (x2, y2))
