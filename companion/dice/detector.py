@@ -8,9 +8,11 @@ Pi needs nothing it does not already have. `model/detector.json` holds what was 
 held-out photos: the softmax temperature that calibrates the face probabilities and the
 thresholds a die must clear to be read hands-free.
 
-Scale comes first: coarse passes over the frame (`FIRST_SIDES`) find the dice's size, and a
-last pass at the scale that brings them to `DIE` pixels reads them, unless a first pass
-already saw them near that size.
+Scale comes first: coarse passes over the frame (`FIRST_SIDES`) find the dice's size (a
+coarse pass that sees big dice is checked against the next finer one, as small dice close
+together look like one big die's pips), and a last pass at the scale that brings them to
+`DIE` pixels reads them, unless a first pass already saw them near that size; dice still
+smaller than the network reads well there are looked at again at the size it saw.
 """
 
 from __future__ import annotations
