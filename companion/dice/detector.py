@@ -191,7 +191,7 @@ class Detector:
         # Coarsest first: dice too big for the network show pips it may take for small
         # dice, which a coarser view no longer shows.
         at = 0
-        while True:
+        while at < len(FIRST_SIDES):
             first = min(1.0, FIRST_SIDES[at] / longest)
             found = self.found_at(frame, first, at)
             seen = self._seen(found, first)
@@ -202,9 +202,9 @@ class Detector:
                 other = self.found_at(frame, finer, at + 1)
                 if self._dice_likeness(frame, other) > self._dice_likeness(frame, found):
                     at, first, found, seen = at + 1, finer, other, self._seen(other, finer)
-            at += 1
-            if seen >= BIG_AT_FIRST or first == 1.0 or at == len(FIRST_SIDES):
+            if seen >= BIG_AT_FIRST or first == 1.0:
                 break
+            at += 1
         if NEAR_ENOUGH[0] <= seen <= NEAR_ENOUGH[1]:
             return found
         # Nothing seen: dice too small for the first passes (a wide view, a big still).
