@@ -84,8 +84,7 @@ def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
 
 
 def _nearest(die: Die, dice: tuple[Die, ...]) -> Die:
-    x, y = die.centre
-    return min(dice, key=lambda d: (d.centre[0] - x) ** 2 + (d.centre[1] - y) ** 2)
+    return min(dice, key=lambda d: math.dist(d.centre, die.centre))
 
 
 def _own_problems(reading: Reading, profile: Profile) -> tuple[str, ...]:
