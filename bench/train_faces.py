@@ -260,7 +260,7 @@ def rendered_crops(count: int, rng, profile, det):
 
 def build_model():
     """Four 3x3 convolutions (the last two at a quarter of the crop, where a pip is a few
-    cells) and two dense layers; about 300,000 weights."""
+    cells) and two dense layers; about 336,000 weights."""
     import torch.nn as nn
 
     def conv(a, b):
