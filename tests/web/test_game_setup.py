@@ -78,3 +78,33 @@ def test_inka_seats_stop_at_its_most_players(live_server, browser):
         host.click("#add-seat")
     assert host.locator("#setup-seats input").count() == load_game("inka").max_seats
     assert not errors, errors
+
+
+@pytest.mark.browser
+def test_the_game_starts_only_once_its_setup_has_loaded(live_server, browser):
+    # Names typed into a form whose game has not loaded yet would start nothing.
+    page = browser.new_context(**DESKTOP).new_page()
+    held, released = [], []
+
+    def hold(route):
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/parts/**", hold)
+    page.goto(f"http://127.0.0.1:{live_server.port}/host")
+    page.fill("#pin", live_server.app.extensions["companion"].access.pin)
+    page.click("#login-form button")
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the game's page part was never asked for"
+    assert page.locator("#setup-start").is_disabled()
+    assert page.locator("#setup-seats input").count() == 0
+    released.append(True)
+    for route in held:
+        route.continue_()
+    page.wait_for_selector("#setup-start:enabled")
+    assert page.locator("#setup-seats input").count() == 3

@@ -67,9 +67,10 @@
     return el("label", {}, label + " ", select, el("span", { class: "hint", style: "display:block" }, o.help));
   }
 
-  // The seats and the options appear together, once the game's part is loaded: a form
-  // submitted in between would miss the options.
+  // The seats and the options appear together, once the game's part is loaded, and the
+  // game can start only then: a form submitted in between would miss the options.
   async function showGame() {
+    $("setup-start").disabled = true;
     const game = picked();
     const part = await Parts.load(game.name, game.parts);
     if (picked() !== game) return; // the host picked another game meanwhile
@@ -80,12 +81,15 @@
     $("setup-options").replaceChildren(...game.options.map(optionField),
       ...(setupPart.setupFields ? setupPart.setupFields(el) : []));
     $("setup-hint").textContent = setupPart.setupHint || "";
+    $("setup-start").disabled = false;
   }
 
   async function buildSetup() {
-    $("setup-seats").replaceChildren(...[0, 1, 2].map((i) => seatInput(i, "")));
     const response = await fetch("/api/host/games", { cache: "no-store" });
-    if (!response.ok) return;
+    if (!response.ok) {
+      $("setup-hint").textContent = "The list of games did not load: reload the page.";
+      return;
+    }
     games = await response.json();
     $("setup-game").replaceChildren(...games.map((g) => el("option", { value: g.name }, g.title)));
     await showGame();
