@@ -15,7 +15,9 @@ JPEG. The held-out photos then calibrate the probabilities (a softmax temperatur
 choose the probability a die must reach to be read hands-free: the lowest at which accepted
 rolls read wrong stay at or below `--max-silent` on every set told the count, and
 `--max-silent-free` not told it. Seeded: the same data and
-seed give the same weights. Two threads (`--threads`).
+seed give the same weights. Two threads (`--threads`). `--crop` sets the crops' side (56
+by default; the shipped `detector-faces.onnx` was trained at 40), written to the model's
+`.json` as `crop` for the readers to cut at.
 
 `--measure` trains nothing: it scores the shipped weights on the held-out photos: the
 classifier alone on crops cut at the labelled dice and at the dice the detector finds (top-1
@@ -48,7 +50,7 @@ OUT = Path(__file__).resolve().parents[1] / "companion" / "dice" / "model"
 HELD_OUT_FIGURES = ("images", "hands_free_rate", "silent_error_rate", "proposal_right_rate")
 MISSCALED = (0.65, 1.55)  # a place this much smaller or bigger than its die is not it
 LEARNT_FINDS = 0.2  # the detector's places learnt from are at least this likely (its `maybe`)
-WIDE = math.ceil(faceclass.CROP * math.sqrt(2))  # a crop's diagonal: room to turn it
+SIDE = 56  # the crops' side: a pip on a 27 px die is 3-4 px at faceclass.CROP (40)
 
 
 def _labels(folder: Path) -> dict[str, tuple[list[tuple[int, list[float]]], str]]:
@@ -104,28 +106,29 @@ def _edges(dice, kind: str) -> list[float] | None:
     return [math.sqrt((b[2] - b[0]) * (b[3] - b[1])) for _, b in dice]
 
 
-def _turned(frame, centre, size, angle: float) -> np.ndarray:
+def _turned(frame, centre, size, angle: float, side: int) -> np.ndarray:
     """faceclass.crop of a die turned by `angle` degrees: cut a diagonal wide, so that the
     turned crop's corners show what lies there."""
-    half = max(faceclass.SPAN * size * WIDE / faceclass.CROP / 2, 2.0)
+    wide = math.ceil(side * math.sqrt(2))
+    half = max(faceclass.SPAN * size * wide / side / 2, 2.0)
     h, w = frame.shape[:2]
     x1, y1 = math.floor(centre[0] - half), math.floor(centre[1] - half)
     x2, y2 = math.ceil(centre[0] + half), math.ceil(centre[1] + half)
     part = frame[max(y1, 0) : min(y2, h), max(x1, 0) : min(x2, w)]
     if part.size == 0:
-        return np.zeros((faceclass.CROP, faceclass.CROP, 3), np.uint8)
+        return np.zeros((side, side, 3), np.uint8)
     if x1 < 0 or y1 < 0 or x2 > w or y2 > h:
         part = cv2.copyMakeBorder(
             part, max(-y1, 0), max(y2 - h, 0), max(-x1, 0), max(x2 - w, 0), cv2.BORDER_REPLICATE
         )
-    how = cv2.INTER_AREA if part.shape[1] > WIDE else cv2.INTER_LINEAR
-    part = cv2.resize(part, (WIDE, WIDE), interpolation=how)
-    turn = cv2.getRotationMatrix2D((WIDE / 2, WIDE / 2), angle, 1.0)
-    turn[:, 2] -= (WIDE - faceclass.CROP) / 2
-    return cv2.warpAffine(part, turn, (faceclass.CROP,) * 2, borderMode=cv2.BORDER_REPLICATE)
+    how = cv2.INTER_AREA if part.shape[1] > wide else cv2.INTER_LINEAR
+    part = cv2.resize(part, (wide, wide), interpolation=how)
+    turn = cv2.getRotationMatrix2D((wide / 2, wide / 2), angle, 1.0)
+    turn[:, 2] -= (wide - side) / 2
+    return cv2.warpAffine(part, turn, (side, side), borderMode=cv2.BORDER_REPLICATE)
 
 
-def _jittered(frame, centre, size, rng, n: int) -> list[np.ndarray]:
+def _jittered(frame, centre, size, rng, n: int, side: int) -> list[np.ndarray]:
     """`n` crops of one die, shifted up to a tenth of it, scaled by up to 15% and turned by
     any angle."""
     out = []
@@ -134,17 +137,17 @@ def _jittered(frame, centre, size, rng, n: int) -> list[np.ndarray]:
             centre[0] + rng.uniform(-0.1, 0.1) * size,
             centre[1] + rng.uniform(-0.1, 0.1) * size,
         )
-        out.append(_turned(frame, c, size * rng.uniform(0.85, 1.15), rng.uniform(0, 360)))
+        out.append(_turned(frame, c, size * rng.uniform(0.85, 1.15), rng.uniform(0, 360), side))
     return out
 
 
-def _place_crops(frame, places, labels, rng, copies):
+def _place_crops(frame, places, labels, rng, copies, side):
     """Each (centre, size) place with a label cut out as it is read, and `copies` jittered."""
     xs, ys = [], []
     for (centre, size), label in zip(places, labels, strict=True):
         if label is not None:
-            xs.append(faceclass.crop(frame, centre, size))
-            xs += _jittered(frame, centre, size, rng, copies)
+            xs.append(faceclass.crop(frame, centre, size, side))
+            xs += _jittered(frame, centre, size, rng, copies, side)
             ys += [label] * (copies + 1)
     return xs, ys
 
@@ -159,15 +162,15 @@ def _finds(det, frame, lowest: float = detector.LOWEST) -> list:
     return [(f.centre, f.size) for f in det.locate(frame) if f.presence >= lowest]
 
 
-def _read_places(frame, expected, boxes, classes, edges, profile, det, rng, copies):
+def _read_places(frame, expected, boxes, classes, edges, profile, det, rng, copies, side):
     """Crops of the dice both readers propose, labelled, and each labelled die's edge as
     the detector found it (by index)."""
     proposed = _proposals(frame, expected, profile)
     found = _finds(det, frame, LEARNT_FINDS)
     labels = _labelled_by(proposed, boxes, classes, edges)
-    xs, ys = _place_crops(frame, proposed, labels, rng, copies)
+    xs, ys = _place_crops(frame, proposed, labels, rng, copies, side)
     labels = _labelled_by(found, boxes, classes, edges)
-    fx, fy = _place_crops(frame, found, labels, rng, copies)
+    fx, fy = _place_crops(frame, found, labels, rng, copies, side)
     return xs + fx, ys + fy, _found_edges(found, labels, boxes)
 
 
@@ -180,14 +183,14 @@ def _found_edges(found, labels, boxes) -> dict[int, float]:
     return edges
 
 
-def _background(frame, boxes, size, rng, n: int) -> list[np.ndarray]:
+def _background(frame, boxes, size, rng, n: int, side: int) -> list[np.ndarray]:
     """Crops a die's size of places no labelled die covers."""
     h, w = frame.shape[:2]
     out = []
     for _ in range(n * 4):
         c = (rng.uniform(0, w), rng.uniform(0, h))
         if _match(c, boxes, grow=0.6) is None:
-            out.append(faceclass.crop(frame, c, size * rng.uniform(0.8, 1.25)))
+            out.append(faceclass.crop(frame, c, size * rng.uniform(0.8, 1.25), side))
             if len(out) == n:
                 break
     return out
@@ -200,7 +203,7 @@ def _sizes(dice, kind: str, found_edges: dict) -> dict:
     return dict(enumerate(edges)) if edges is not None else found_edges
 
 
-def photo_crops(folders: list[Path], rng, profile, det):
+def photo_crops(folders: list[Path], rng, profile, det, side: int):
     xs, ys = [], []
     for folder in folders:
         n0 = len(ys)
@@ -212,24 +215,24 @@ def photo_crops(folders: list[Path], rng, profile, det):
             classes = [v - 1 for v, _ in dice]
             edges = _edges(dice, kind)
             px, py, found = _read_places(
-                frame, len(dice), boxes, classes, edges, profile, det, rng, 1
+                frame, len(dice), boxes, classes, edges, profile, det, rng, 1, side
             )
             xs += px
             ys += py
             sizes = _sizes(dice, kind, found)
             for i, size in sizes.items():
                 b = boxes[i]
-                xs += _jittered(frame, ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), size, rng, 3)
+                xs += _jittered(frame, ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), size, rng, 3, side)
                 ys += [classes[i]] * 3
             die = float(np.median(list(sizes.values()))) if sizes else 40.0
-            bg = _background(frame, boxes, die, rng, 2)
+            bg = _background(frame, boxes, die, rng, 2, side)
             xs += bg
             ys += [faceclass.NO_DIE] * len(bg)
         print(f"{folder.name}: {len(ys) - n0} crops", file=sys.stderr, flush=True)
     return xs, ys
 
 
-def rendered_crops(count: int, rng, profile, det):
+def rendered_crops(count: int, rng, profile, det, side: int):
     xs, ys = [], []
     for _ in range(count):
         faces = [int(f) for f in rng.integers(1, 7, int(rng.integers(1, 9)))]
@@ -244,21 +247,23 @@ def rendered_crops(count: int, rng, profile, det):
         ]
         classes = [faceclass.COCKED if d.cocked else d.face - 1 for d in scene.dice]
         edges = [d.size for d in scene.dice]
-        px, py, _ = _read_places(frame, len(faces), boxes, classes, edges, profile, det, rng, 1)
+        px, py, _ = _read_places(
+            frame, len(faces), boxes, classes, edges, profile, det, rng, 1, side
+        )
         xs += px
         ys += py
         if scene.keystone == 0:
             for d, c in zip(scene.dice, classes, strict=True):
-                xs += _jittered(frame, (d.x, d.y), d.size, rng, 1)
+                xs += _jittered(frame, (d.x, d.y), d.size, rng, 1, side)
                 ys.append(c)
-        bg = _background(frame, boxes, float(np.mean([d.size for d in scene.dice])), rng, 1)
+        bg = _background(frame, boxes, float(np.mean([d.size for d in scene.dice])), rng, 1, side)
         xs += bg
         ys += [faceclass.NO_DIE] * len(bg)
     print(f"rendered: {len(ys)} crops", file=sys.stderr, flush=True)
     return xs, ys
 
 
-def build_model():
+def build_model(side: int):
     """Five 3x3 convolutions (the last three at a quarter of the crop and below, where a pip
     is a few cells) and one dense layer; about 231,000 weights."""
     import torch.nn as nn
@@ -277,7 +282,7 @@ def build_model():
         *conv(96, 128),
         nn.Flatten(),
         nn.Dropout(0.3),
-        nn.Linear(128 * (faceclass.CROP // 8) ** 2, len(faceclass.CLASSES)),
+        nn.Linear(128 * (side // 8) ** 2, len(faceclass.CLASSES)),
     )
 
 
@@ -326,7 +331,7 @@ def train(xs: np.ndarray, ys: np.ndarray, epochs: int, seed: int):
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = build_model()
+    net = build_model(xs.shape[1])
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     steps = epochs * math.ceil(len(xs) / 128)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
@@ -357,10 +362,10 @@ def train(xs: np.ndarray, ys: np.ndarray, epochs: int, seed: int):
     return net
 
 
-def export(net, path: Path) -> None:
+def export(net, path: Path, side: int) -> None:
     import torch
 
-    dummy = torch.zeros(1, 3, faceclass.CROP, faceclass.CROP)
+    dummy = torch.zeros(1, 3, side, side)
     torch.onnx.export(
         net,
         dummy,
@@ -412,7 +417,7 @@ def _softmax(logits: np.ndarray, temperature: float) -> np.ndarray:
     return p / p.sum(axis=1, keepdims=True)
 
 
-def _read_crops(rolls):
+def _read_crops(rolls, model: faceclass.FaceModel):
     """Crops of the held-out dice as the two readers cut them (pip search proposals and
     detector finds), labelled."""
     crops, labels = [], []
@@ -424,7 +429,7 @@ def _read_crops(rolls):
                     places, _labelled_by(places, boxes, classes, edges), strict=True
                 ):
                     if label is not None:
-                        crops.append(faceclass.crop(frame, c, size))
+                        crops.append(model.crop(frame, c, size))
                         labels.append(label)
     return crops, np.array(labels)
 
@@ -432,7 +437,7 @@ def _read_crops(rolls):
 def calibration(model_dir: Path, rolls) -> tuple[float, float, int]:
     """The temperature that best fits the held-out crops the readers cut (least log loss),
     its expected calibration error (15 bins of the top probability) and the crops' number."""
-    crops, y = _read_crops(rolls)
+    crops, y = _read_crops(rolls, _Logits(model_dir, 1.0))
     logits = _logits(model_dir, crops)
 
     def nll(t: float) -> float:
@@ -481,7 +486,7 @@ def crop_figures(model_dir: Path, rolls) -> dict:
             ):
                 for key in (name, "all"):
                     g = groups.setdefault(key, {}).setdefault(where, [[], []])
-                    g[0] += [faceclass.crop(frame, c, size) for c, size in places]
+                    g[0] += [model.crop(frame, c, size) for c, size in places]
                     g[1] += ys
     out: dict[str, dict] = {}
     for key, wheres in groups.items():
@@ -556,7 +561,7 @@ def choose_accept(model_dir: Path, temperature: float, rolls, profile, limits):
     model = _Logits(model_dir, temperature)
     cached = {
         name: [
-            (sample, frame, list(dice), model.probabilities(_crops(frame, dice)), expect)
+            (sample, frame, list(dice), model.probabilities(_crops(frame, dice, model)), expect)
             for sample, frame, _, _, _, told, _, free in items
             for dice, expect in ((told, True), (free, False))
         ]
@@ -584,10 +589,10 @@ def choose_accept(model_dir: Path, temperature: float, rolls, profile, limits):
     return best[1], best[2], best[3]
 
 
-def _crops(frame, dice) -> np.ndarray:
+def _crops(frame, dice, model: faceclass.FaceModel) -> np.ndarray:
     if not dice:
-        return np.zeros((0, faceclass.CROP, faceclass.CROP, 3), np.uint8)
-    return np.stack([faceclass.crop(frame, d.centre, die_size(d)) for d in dice])
+        return np.zeros((0, model.side, model.side, 3), np.uint8)
+    return np.stack([model.crop(frame, d.centre, die_size(d)) for d in dice])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -600,6 +605,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-silent", type=float, default=0.002)
     ap.add_argument("--max-silent-free", type=float, default=0.01)
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--crop", type=int, default=SIDE, help="the crops' side (a multiple of 8)")
     ap.add_argument(
         "--crops", type=Path, help="keep the crops in this .npz and reuse them when it exists"
     )
@@ -639,15 +645,17 @@ def main(argv: list[str] | None = None) -> int:
         "seed": args.seed,
         "epochs": args.epochs,
     }
+    side = args.crop
     if args.calibrate_only:
-        pass  # the weights in --out stay
+        side = faceclass.FaceModel(args.out).side  # the weights in --out stay
     elif args.crops and args.crops.is_file():
         with np.load(args.crops) as saved:
             x, y = saved["x"], saved["y"]
+        side = x.shape[1]
     else:
         t0 = time.time()
-        xs, ys = photo_crops(folders, rng, profile, det)
-        rx, ry = rendered_crops(args.synthetic, rng, profile, det)
+        xs, ys = photo_crops(folders, rng, profile, det, side)
+        rx, ry = rendered_crops(args.synthetic, rng, profile, det, side)
         x = np.stack(xs + rx)
         y = np.array(ys + ry)
         print(f"crops cut in {time.time() - t0:.0f} s", file=sys.stderr)
@@ -657,9 +665,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(y)} crops, per class {np.bincount(y).tolist()}", file=sys.stderr)
         net = train(x, y, args.epochs, args.seed)
         args.out.mkdir(parents=True, exist_ok=True)
-        export(net, args.out / "faces.onnx")
+        export(net, args.out / "faces.onnx", side)
     # Provisional settings, so the weights load for calibrating.
-    provisional = {"temperature": 1.0, "accept": 1.0, "agreed": 1.0}
+    provisional = {"temperature": 1.0, "accept": 1.0, "agreed": 1.0, "crop": side}
     (args.out / "faces.json").write_text(json.dumps(provisional))
     rolls = _held_out_rolls(folders, profile, det)
     temperature, ece, crops = calibration(args.out, rolls)
@@ -667,6 +675,7 @@ def main(argv: list[str] | None = None) -> int:
     accept, agreed, scores = choose_accept(args.out, temperature, rolls, profile, limits)
     settings = {"temperature": round(temperature, 3), "accept": round(accept, 3)}
     settings["agreed"] = round(agreed, 3)
+    settings["crop"] = side
     (args.out / "faces.json").write_text(json.dumps(settings))
     figures = crop_figures(args.out, rolls)["all"]
     settings["held_out"] = {

@@ -206,9 +206,10 @@ def fingerprint(weights: np.ndarray, bias: np.ndarray) -> str:
 # --- the examples -------------------------------------------------------------------------
 
 
-def load_examples(folder: Path) -> tuple[np.ndarray, np.ndarray]:
-    """The owner's labelled dice in `folder` (oldest first), as the classifier's crops and
-    face indices (0-5); a file that cannot be read is skipped with a log line."""
+def load_examples(folder: Path, side: int = faceclass.CROP) -> tuple[np.ndarray, np.ndarray]:
+    """The owner's labelled dice in `folder` (oldest first), as a classifier's crops (`side`
+    pixels square) and face indices (0-5); a file that cannot be read is skipped with a log
+    line."""
     import cv2
 
     crops, faces = [], []
@@ -221,12 +222,11 @@ def load_examples(folder: Path) -> tuple[np.ndarray, np.ndarray]:
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
             log.warning("Example %s skipped: %s", path.name, exc)
             continue
-        side = faceclass.CROP
         how = cv2.INTER_AREA if picture.shape[0] > side else cv2.INTER_LINEAR
         crops.append(cv2.resize(picture.astype(np.uint8), (side, side), interpolation=how))
         faces.append(face - 1)
     if not crops:
-        return np.zeros((0, faceclass.CROP, faceclass.CROP, 3), np.uint8), np.zeros(0, np.int64)
+        return np.zeros((0, side, side, 3), np.uint8), np.zeros(0, np.int64)
     return np.stack(crops), np.array(faces, np.int64)
 
 
@@ -475,7 +475,7 @@ def adapt(
     from companion.atomic_file import write_atomically
 
     model = model or faceclass.model()
-    crops, faces = load_examples(Path(data_dir) / EXAMPLES_DIR)
+    crops, faces = load_examples(Path(data_dir) / EXAMPLES_DIR, model.side)
     report = fit(model, crops, faces, methods, stop=stop)
     path = Path(data_dir) / ADAPTED_NAME
     if report.adaptation is not None:

@@ -262,10 +262,10 @@ def classified(
 
     if not found:
         return found
-    crops = np.stack([faceclass.crop(frame, f.centre, f.size) for f in found])
+    net = faceclass.model(classifier)
+    crops = np.stack([net.crop(frame, f.centre, f.size) for f in found])
     # Never the owner's adaptation (companion.dice.adapt): fitted and checked at the pip
     # search's face threshold, it made a doubtful misread die a sure one at the detector's.
-    net = faceclass.model(classifier)
     p = net.probabilities(crops, adapted=False)
     own = None
     if with_own:

@@ -5,7 +5,7 @@ The weights (`model/faces.onnx`, a small CNN trained by `bench/train_faces.py`) 
 OpenCV's `dnn`, so the Pi needs nothing it does not already have. `model/faces.json` holds
 what was fitted with them: the softmax temperature that calibrates the probabilities and the
 probability a die must reach to be read hands-free (a lower one when the pip search read the
-same face for sure).
+same face for sure), and the side of the crops it reads when it is not CROP.
 
 An owner's adaptation (`companion.dice.adapt`: the last layer fitted to this table's dice),
 when one is adopted, shares the probability of a face among the faces anew and makes dice
@@ -30,7 +30,7 @@ from companion.dice.network import ModelError
 MODEL_DIR = Path(__file__).resolve().parent / "model"
 CLASSES = ("1", "2", "3", "4", "5", "6", "no die", "cocked")
 NO_DIE, COCKED = 6, 7
-CROP = 40  # side of the canonical crop, in pixels
+CROP = 40  # side of the canonical crop, in pixels, unless a model's settings name its own
 SPAN = 1.5  # the crop's side, in die edges: the die and a little of what is around it
 
 
@@ -57,7 +57,7 @@ def crop(
 
 
 def normalised(crops: np.ndarray) -> np.ndarray:
-    """N x CROP x CROP x 3 uint8 crops -> the model's N x 3 x CROP x CROP input: each crop's
+    """N x side x side x 3 uint8 crops -> the model's N x 3 x side x side input: each crop's
     brightness and contrast taken out, so a lamp or an exposure does not change the face."""
     x = crops.astype(np.float32)
     mean = x.mean(axis=(1, 2, 3), keepdims=True)
@@ -82,6 +82,9 @@ class FaceModel:
             self.settings = Settings(
                 float(raw["temperature"]), float(raw["accept"]), float(raw["agreed"])
             )
+            self.side = int(raw.get("crop", CROP))  # the crops' side it was trained on
+            if self.side < 8:
+                raise ValueError(f"a crop of {self.side} pixels is too small to read")
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ModelError(f"dice face model settings {settings} cannot be read: {exc}") from exc
         self._lock = threading.Lock()  # one network, its buffers shared: one read at a time
@@ -89,8 +92,12 @@ class FaceModel:
         # The owner's adaptation in use (swapped whole, so a read sees one or the other).
         self.adaptation = None
 
+    def crop(self, frame: np.ndarray, centre: tuple[float, float], size: float) -> np.ndarray:
+        """`crop` at the side this model reads."""
+        return crop(frame, centre, size, self.side)
+
     def probabilities(self, crops: np.ndarray, adapted: bool = True) -> np.ndarray:
-        """N x CROP x CROP x 3 uint8 crops -> N x 8 probabilities (CLASSES' order): the
+        """N x side x side x 3 uint8 crops -> N x 8 probabilities (CLASSES' order): the
         owner's adaptation's when there is one, unless `adapted` is False."""
         if len(crops) == 0:
             return np.zeros((0, len(CLASSES)), np.float32)
@@ -129,7 +136,7 @@ class FaceModel:
         return self._last_dense()[1:]
 
     def features(self, crops: np.ndarray) -> np.ndarray:
-        """N x CROP x CROP x 3 uint8 crops -> what the last layer reads (N x features)."""
+        """N x side x side x 3 uint8 crops -> what the last layer reads (N x features)."""
         name = self._last_dense()[0]
         with self._lock:
             self.net.setInput(normalised(crops))
@@ -137,7 +144,8 @@ class FaceModel:
 
     def _last_dense(self) -> tuple[str, np.ndarray, np.ndarray]:
         if self._head is None:
-            probe = np.random.default_rng(0).integers(0, 256, (4, CROP, CROP, 3), np.uint8)
+            shape = (4, self.side, self.side, 3)
+            probe = np.random.default_rng(0).integers(0, 256, shape, np.uint8)
             with self._lock:
                 self._head = network.last_dense(self.net, normalised(probe), len(CLASSES))
         return self._head

@@ -587,11 +587,9 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
 
 def _classified(frame: np.ndarray, proposed: list[Die], model) -> list[Die]:
     """The proposed dice as the face classifier reads them (`decided`)."""
-    from companion.dice import faceclass
-
     if not proposed:
         return []
-    crops = np.stack([faceclass.crop(frame, d.centre, die_size(d)) for d in proposed])
+    crops = np.stack([model.crop(frame, d.centre, die_size(d)) for d in proposed])
     return decided(frame, proposed, model.probabilities(crops), model.settings)
 
 

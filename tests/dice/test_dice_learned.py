@@ -175,8 +175,8 @@ def test_a_doubtful_die_s_second_look_does_not_depend_on_how_it_lies():
         for i, f in enumerate((1, 2, 3, 4, 5, 6))
     ]
     frame = synth.render(scenes.tray(dice, "white-sheet"), rng)
-    crops = np.stack([faceclass.crop(frame, (d.x, d.y), d.size) for d in dice])
     net = faceclass.model(detector.model().settings.classifier)
+    crops = np.stack([net.crop(frame, (d.x, d.y), d.size) for d in dice])
     first = net.probabilities_turned(crops)
     for other in (np.rot90(crops, 1, axes=(1, 2)), crops[:, :, ::-1], crops[:, ::-1]):
         assert np.allclose(net.probabilities_turned(np.ascontiguousarray(other)), first, atol=1e-4)

@@ -68,9 +68,18 @@ def test_a_missing_or_corrupt_model_is_named(tmp_path):
         FaceModel(tmp_path)
 
 
-def test_the_model_settings_file_must_say_its_temperature_and_acceptance(tmp_path):
+@pytest.mark.parametrize(
+    "settings",
+    [
+        '{"temperature": 1.0}',
+        '{"temperature": 1.0, "accept": 0.9, "agreed": 0.8, "crop": "wide"}',
+        '{"temperature": 1.0, "accept": 0.9, "agreed": 0.8, "crop": 0}',
+    ],
+    ids=["no acceptance", "crop not a number", "no crop"],
+)
+def test_the_model_settings_file_must_say_its_temperature_acceptance_and_crop(tmp_path, settings):
     (tmp_path / "faces.onnx").write_bytes((MODEL_DIR / "faces.onnx").read_bytes())
-    (tmp_path / "faces.json").write_text('{"temperature": 1.0}')
+    (tmp_path / "faces.json").write_text(settings)
     with pytest.raises(ModelError, match=r"faces\.json"):
         FaceModel(tmp_path)
 
