@@ -110,19 +110,7 @@ def _turned(frame, centre, size, angle: float, side: int) -> np.ndarray:
     """faceclass.crop of a die turned by `angle` degrees: cut a diagonal wide, so that the
     turned crop's corners show what lies there."""
     wide = math.ceil(side * math.sqrt(2))
-    half = max(faceclass.SPAN * size * wide / side / 2, 2.0)
-    h, w = frame.shape[:2]
-    x1, y1 = math.floor(centre[0] - half), math.floor(centre[1] - half)
-    x2, y2 = math.ceil(centre[0] + half), math.ceil(centre[1] + half)
-    part = frame[max(y1, 0) : min(y2, h), max(x1, 0) : min(x2, w)]
-    if part.size == 0:
-        return np.zeros((side, side, 3), np.uint8)
-    if x1 < 0 or y1 < 0 or x2 > w or y2 > h:
-        part = cv2.copyMakeBorder(
-            part, max(-y1, 0), max(y2 - h, 0), max(-x1, 0), max(x2 - w, 0), cv2.BORDER_REPLICATE
-        )
-    how = cv2.INTER_AREA if part.shape[1] > wide else cv2.INTER_LINEAR
-    part = cv2.resize(part, (wide, wide), interpolation=how)
+    part = faceclass.crop(frame, centre, size * wide / side, wide)
     turn = cv2.getRotationMatrix2D((wide / 2, wide / 2), angle, 1.0)
     turn[:, 2] -= (wide - side) / 2
     return cv2.warpAffine(part, turn, (side, side), borderMode=cv2.BORDER_REPLICATE)
@@ -605,7 +593,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-silent", type=float, default=0.002)
     ap.add_argument("--max-silent-free", type=float, default=0.01)
     ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--crop", type=int, default=SIDE, help="the crops' side (a multiple of 8)")
+    ap.add_argument("--crop", type=int, default=SIDE, help="the crops' side, in pixels")
     ap.add_argument(
         "--crops", type=Path, help="keep the crops in this .npz and reuse them when it exists"
     )

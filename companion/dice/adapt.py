@@ -206,7 +206,7 @@ def fingerprint(weights: np.ndarray, bias: np.ndarray) -> str:
 # --- the examples -------------------------------------------------------------------------
 
 
-def load_examples(folder: Path, side: int = faceclass.CROP) -> tuple[np.ndarray, np.ndarray]:
+def load_examples(folder: Path, side: int) -> tuple[np.ndarray, np.ndarray]:
     """The owner's labelled dice in `folder` (oldest first), as a classifier's crops (`side`
     pixels square) and face indices (0-5); a file that cannot be read is skipped with a log
     line."""

@@ -87,6 +87,14 @@ class FaceModel:
                 raise ValueError(f"a crop of {self.side} pixels is too small to read")
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ModelError(f"dice face model settings {settings} cannot be read: {exc}") from exc
+        try:  # a settings file of another model names a crop this network cannot read
+            self.net.setInput(np.zeros((1, 3, self.side, self.side), np.float32))
+            self.net.forward()
+        except cv2.error as exc:
+            raise ModelError(
+                f"dice face model settings {settings} name crops of {self.side} pixels,"
+                f" which {weights} does not read"
+            ) from exc
         self._lock = threading.Lock()  # one network, its buffers shared: one read at a time
         self._head: tuple[str, np.ndarray, np.ndarray] | None = None
         # The owner's adaptation in use (swapped whole, so a read sees one or the other).

@@ -74,8 +74,9 @@ def test_a_missing_or_corrupt_model_is_named(tmp_path):
         '{"temperature": 1.0}',
         '{"temperature": 1.0, "accept": 0.9, "agreed": 0.8, "crop": "wide"}',
         '{"temperature": 1.0, "accept": 0.9, "agreed": 0.8, "crop": 0}',
+        '{"temperature": 1.0, "accept": 0.9, "agreed": 0.8, "crop": 56}',
     ],
-    ids=["no acceptance", "crop not a number", "no crop"],
+    ids=["no acceptance", "crop not a number", "crop too small", "crop not the network's"],
 )
 def test_the_model_settings_file_must_say_its_temperature_acceptance_and_crop(tmp_path, settings):
     (tmp_path / "faces.onnx").write_bytes((MODEL_DIR / "faces.onnx").read_bytes())
