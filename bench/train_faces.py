@@ -15,9 +15,9 @@ JPEG. The held-out photos then calibrate the probabilities (a softmax temperatur
 choose the probability a die must reach to be read hands-free: the lowest at which accepted
 rolls read wrong stay at or below `--max-silent` on every set told the count, and
 `--max-silent-free` not told it. Seeded: the same data and
-seed give the same weights. Two threads (`--threads`). `--crop` sets the crops' side (56
-by default; the shipped `detector-faces.onnx` was trained at 40), written to the model's
-`.json` as `crop` for the readers to cut at.
+seed give the same weights. Two threads (`--threads`). `--crop` sets the crops' side
+(faceclass.CROP, 40, by default), written to the model's `.json` as `crop` for the readers
+to cut at.
 
 `--measure` trains nothing: it scores the shipped weights on the held-out photos: the
 classifier alone on crops cut at the labelled dice and at the dice the detector finds (top-1
@@ -50,7 +50,6 @@ OUT = Path(__file__).resolve().parents[1] / "companion" / "dice" / "model"
 HELD_OUT_FIGURES = ("images", "hands_free_rate", "silent_error_rate", "proposal_right_rate")
 MISSCALED = (0.65, 1.55)  # a place this much smaller or bigger than its die is not it
 LEARNT_FINDS = 0.2  # the detector's places learnt from are at least this likely (its `maybe`)
-SIDE = 56  # the crops' side: a pip on a 27 px die is 3-4 px at faceclass.CROP (40)
 
 
 def _labels(folder: Path) -> dict[str, tuple[list[tuple[int, list[float]]], str]]:
@@ -593,7 +592,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-silent", type=float, default=0.002)
     ap.add_argument("--max-silent-free", type=float, default=0.01)
     ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--crop", type=int, default=SIDE, help="the crops' side, in pixels")
+    ap.add_argument("--crop", type=int, default=faceclass.CROP, help="the crops' side, in pixels")
     ap.add_argument(
         "--crops", type=Path, help="keep the crops in this .npz and reuse them when it exists"
     )
