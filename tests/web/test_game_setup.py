@@ -101,10 +101,13 @@ def test_the_game_starts_only_once_its_setup_has_loaded(live_server, browser):
             break
         page.wait_for_timeout(50)
     assert held, "the game's page part was never asked for"
-    assert page.locator("#setup-start").is_disabled()
+    for button in ("#setup-start", "#add-seat", "#drop-seat"):
+        assert page.locator(button).is_disabled(), button
     assert page.locator("#setup-seats input").count() == 0
     released.append(True)
     for route in held:
         route.continue_()
     page.wait_for_selector("#setup-start:enabled")
     assert page.locator("#setup-seats input").count() == 3
+    page.click("#drop-seat")  # a seat removed once they are shown stays removed
+    assert page.locator("#setup-seats input").count() == 2

@@ -68,9 +68,16 @@
   }
 
   // The seats and the options appear together, once the game's part is loaded, and the
-  // game can start only then: a form submitted in between would miss the options.
+  // game can start, or a seat be added or removed, only then: a form submitted in between
+  // would miss the options, and a seat added or removed would be undone by the seats shown.
+  const SETUP_BUTTONS = ["setup-start", "add-seat", "drop-seat"];
+
+  function setupReady(ready) {
+    for (const id of SETUP_BUTTONS) $(id).disabled = !ready;
+  }
+
   async function showGame() {
-    $("setup-start").disabled = true;
+    setupReady(false);
     const game = picked();
     const part = await Parts.load(game.name, game.parts);
     if (picked() !== game) return; // the host picked another game meanwhile
@@ -81,7 +88,7 @@
     $("setup-options").replaceChildren(...game.options.map(optionField),
       ...(setupPart.setupFields ? setupPart.setupFields(el) : []));
     $("setup-hint").textContent = setupPart.setupHint || "";
-    $("setup-start").disabled = false;
+    setupReady(true);
   }
 
   async function buildSetup() {
