@@ -109,5 +109,5 @@ def test_the_game_starts_only_once_its_setup_has_loaded(live_server, browser):
         route.continue_()
     page.wait_for_selector("#setup-start:enabled")
     assert page.locator("#setup-seats input").count() == 3
-    page.click("#drop-seat")  # a seat removed once they are shown stays removed
+    page.click("#drop-seat")  # once the seats are shown, one can be removed
     assert page.locator("#setup-seats input").count() == 2
