@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from itertools import accumulate, combinations, groupby, pairwise, permutations
+from itertools import accumulate, combinations, permutations
 
 import numpy as np
 
@@ -34,9 +34,8 @@ class Face:
     box: tuple[int, int, int, int] = (0, 0, 0, 0)
     contrast: float = 0.0
     missing_pip: bool = False  # something pip-like where the pattern has no pip
-    seen_as: int = 0  # what the pips seen around it (but not found) make it: a 3 or 5
-    # Read leaving out pips of its group, with a doubtful one, a 2 of unlike pips, or a 1
-    # with a lone pip like its own on the same die.
+    # Read leaving out pips of its group, with a doubtful one, or a 1 with a lone pip like
+    # its own on the same die.
     doubtful: bool = False
     # For a doubtful 1: the lone pip like its own on its die, the other pip of a 2 maybe.
     twin: int | None = None
@@ -500,33 +499,6 @@ _SIXTEEN = np.array([(math.cos(a), math.sin(a)) for a in np.arange(16) * math.pi
 _CIRCLE32 = np.array([(math.cos(a), math.sin(a)) for a in np.arange(32) * math.pi / 16])
 
 
-def _middle_of(around: np.ndarray) -> int:
-    """The face a lone pip is the middle of, from which of the points on a circle around it
-    look like pips: 5 for four runs a quarter turn apart, 3 for two opposite, else 0."""
-    ring = around.tolist()  # a few dozen points: plain Python is quicker than numpy here
-    n = len(ring)
-    if all(ring) or not any(ring):
-        return 0
-    # Runs of pip-like points, read from the start of one.
-    start = ring.index(False)
-    ring = ring[start:] + ring[:start]
-    centres, widths, at = [], [], 0
-    for pip_like, run in groupby(ring):
-        width = len(list(run))
-        if pip_like:
-            centres.append((2 * at + width - 1) / 2 + start)
-            widths.append(width)
-        at += width
-    if max(widths) > n // 6:
-        return 0  # a run that long is no pip
-    gaps = [(b - a) * (360 / n) for a, b in pairwise([*centres, centres[0] + n])]
-    if len(centres) == 4 and all(abs(gap - 90) <= 25 for gap in gaps):
-        return 5
-    if len(centres) == 2 and all(abs(gap - 180) <= 30 for gap in gaps):
-        return 3
-    return 0
-
-
 def _kept_middles(values: np.ndarray, keep: np.ndarray, default: np.ndarray) -> np.ndarray:
     """`middle(row[kept])` of each row of (m, k) finite values, `default` where none is kept."""
     ordered = np.where(keep, values, np.inf)
@@ -535,17 +507,6 @@ def _kept_middles(values: np.ndarray, keep: np.ndarray, default: np.ndarray) -> 
     rows = np.arange(len(values))
     mid = (ordered[rows, np.maximum(n - 1, 0) // 2] + ordered[rows, n // 2]) / 2
     return np.where(n > 0, mid, default)
-
-
-def _middles_of(around: np.ndarray) -> np.ndarray:
-    """`_middle_of` each row of (m, k) points. Only two or four runs of pip-like points (round
-    the circle) can make a 3 or a 5, so only those rows are looked at closely."""
-    before = np.arange(around.shape[1]) - 1  # each point's neighbour round the circle
-    runs = (around & ~around[:, before]).sum(axis=1)
-    seen = np.zeros(len(around), int)
-    for k in ((runs == 2) | (runs == 4)).nonzero()[0].tolist():
-        seen[k] = _middle_of(around[k])
-    return seen
 
 
 class _PipRows:
@@ -730,8 +691,6 @@ class _Ones(_Block):
         # others draw the die's outline, if most of it, lopsided or not.
         shaped = good & ~at_once
         drawn = (shaped.sum(axis=1) >= 12).nonzero()[0]
-        for face, seen_as in zip(self.faces, _middles_of(at_corners).tolist(), strict=True):
-            face.seen_as = seen_as
         # How square a 1's die looks, from its outline rather than from its pip, which a
         # glint can make look long. (Not for a pip with a lopsided face around it: a pip on
         # a side face has the whole die around it.)
@@ -760,8 +719,6 @@ def _empty_table() -> tuple[np.ndarray, np.ndarray]:
 
 
 _EMPTY_AT, _EMPTY_REAL = _empty_table()
-_EMPTY_OFF_MIDDLE = _EMPTY_REAL & _EMPTY_AT.any(axis=2)  # real, and not the face's middle
-_CORE = np.vstack([[0.0, 0.0], _AXES])  # a pip's middle and around it, in pip radii
 
 
 class _Patterns(_Block):
@@ -797,16 +754,6 @@ class _Patterns(_Block):
             beyond, between = c + _BEYOND_TWO[:, 0] @ at, c + _BEYOND_TWO[:, 1] @ at
             self.asked["beyond"] = probes.add("pip", beyond, mine)
             self.asked["between"] = probes.add("face", between, mine)
-        self.evens = ((n == 2) | (n == 4)).nonzero()[0]
-        if len(self.evens):
-            # A 3 or 5 whose middle pip was not found (on a small die its ring crosses
-            # its neighbours): pip colour all over the middle, none towards the edges'
-            # middles, where a 3 or 5 has no pips.
-            c, mine = centre[self.evens], colours[self.evens]
-            r = self.pip_r[self.evens].astype(float)[:, None, None]
-            self.asked["core"] = probes.add("pip", c + 0.5 * r * _CORE, mine)
-            around = c + 2.0 * r * self.dirs[self.evens, :4]
-            self.asked["around"] = probes.add("pip", around, mine)
 
     def conclude(self, rays: _Rays, probes: _Probes) -> None:
         half = self.half[:, None]
@@ -824,12 +771,6 @@ class _Patterns(_Block):
         if len(self.twos):
             beyond[self.twos] = (answer["beyond"] & answer["between"]).any(axis=1)
         missing = empty.any(axis=1) | beyond
-        if len(self.evens):
-            others = empty[self.evens] & _EMPTY_OFF_MIDDLE[self.n[self.evens]]
-            seen = answer["core"].all(axis=1) & ~answer["around"].any(axis=1)
-            seen &= ~others.any(axis=1) & ~beyond[self.evens]
-            for k in self.evens[seen].tolist():
-                self.faces[k].seen_as = self.faces[k].face + 1
         dist = np.concatenate([d_axes, d_diag], axis=1)
         # A face of three pips or fewer has no pattern to tell how square it looks: its
         # pips do, which a glint makes look long. Where the die's edge lies all round, the
@@ -847,10 +788,9 @@ def measure(bgr, faces: list[Face], pips: Pips, dp: DiceParams) -> None:
     """Check each face against the image around it. Sets `edge_score` (share of rays that
     meet the die's edge where the pattern says it is), `box`, `contrast`, and `missing_pip`
     (something pip-like where the pattern has no pip: a 3 whose middle pip hid would read as
-    a 2, so the face cannot be trusted), `seen_as` (the 3 or 5 those pips make) and, from
-    the die's outline, `squash` for a 1 on an even face and `outline` for a 1, 2 or 3. The 1s
-    are measured together, and the other faces together; all faces' rays, then all their
-    probes, are sampled at once."""
+    a 2, so the face cannot be trusted) and, from the die's outline, `squash` for a 1 on an
+    even face and `outline` for a 1, 2 or 3. The 1s are measured together, and the other
+    faces together; all faces' rays, then all their probes, are sampled at once."""
     ones = [face for face in faces if face.face == 1]
     others = [face for face in faces if face.face != 1]
     blocks = [kind(of, pips, dp) for kind, of in ((_Ones, ones), (_Patterns, others)) if of]

@@ -11,8 +11,7 @@ The pipeline is classical and cheap enough for a Raspberry Pi 4:
    pattern, a cocked die, a count other than the one the table asked for;
 5. a die's pips are counted again, as spots of its pips' colour on its face (recount.py):
    a die flagged for a check takes that count; so does a 1, 2 or 3 read for sure that shows
-   more pips than it was read by, flagged for a check; pips that made no face, with the spots
-   around them, may make a 5 or 6, flagged for a check.
+   more pips than it was read by, flagged for a check.
 """
 
 from __future__ import annotations
@@ -28,14 +27,11 @@ from companion.dice import faces as facefit
 from companion.dice import pips as pipfind
 from companion.dice.profile import Profile
 from companion.dice.reading import COCKED, UNCERTAIN, Die, Reading, hand_or_refused, verdict
-from companion.dice.recount import SPACING, box_of, found_again, recounted, short_face, spaced
+from companion.dice.recount import SPACING, box_of, recounted, short_face, spaced
 
 ONE_PIP_RADIUS = 0.12  # a lone pip's radius, in die edges (it is often bigger)
 CLEAR_ONE = (3.0, 1.2)  # contrast (times a pip's least) and longest shape of a clear small 1
 PAINTED_HUE = 20.0  # how much more colourful (B, G, R spread) a small 1's pip is than its face
-ROUND_OR_GLARED = (1.55, 2.0)  # longest, biggest (times its face's) a pip with glare looks
-ONE_SQUARE = 0.85  # a 1's die outline, seen from above, is at least this square (short/long)
-TWO_ALIKE = 1.2  # most a 2's pips differ in size or elongation for it to be read for sure
 SIDE_FACE_ELONGATION = 1.25  # a side face's pips look this much longer than its top's
 SIDE_FACE_MAYBE = 1.15  # or this much longer, grouped with its top (sure if shaded, smaller)
 SIDE_FACE_REACH = 1.3  # farthest a side face's middle lies from its top's, in die edges
@@ -44,8 +40,6 @@ SIDE_FACE_SLANT = 1.15  # in a view slanted so that top faces' pips look this lo
 SIDE_PIP_SHRINK = 0.85  # or its pips at most this big or of this contrast, times the top's
 LEANING_PIP = (1.55, 2.0)  # longest, biggest (times its pips') a leaning die's other face's look
 ONE_PIP_BIGGER = 1.4  # a 1's pip is up to this much bigger than its die's other pips
-GLINTED_PIP = (1.6, 1.6)  # longest, biggest (times its face's) a pip with a glint looks
-GLINT_REACH = 1.5  # a spot this near a bigger pip of the other polarity (its radii) is on it
 # The most pips of a die read for sure whose pips are counted again: a die that lost pips
 # and was read for sure was read as a 1, 2 or 3 on every photo; counting the 4s and 5s as
 # well costs as much time again and caught none.
@@ -123,17 +117,7 @@ def _face_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.F
         return None  # no pattern, or a side face seen edge-on
     if n <= 3:
         squash = 1.0 / float(facefit.middle(pips.elongation[idx]))
-    face = facefit.Face(n, idx, centre, spacing, angle, residual, squash)
-    # Any two pips fit a 2: only two alike in size and shape are sure to be one.
-    face.doubtful = n == 2 and (_pair_unalike(pips.r[idx]) or _pair_unalike(pips.elongation[idx]))
-    return face
-
-
-def _pair_unalike(pair: np.ndarray) -> bool:
-    """Do two pips' sizes (or elongations) differ by more than `TWO_ALIKE` times? In plain
-    Python: quicker on two values."""
-    a, b = pair.tolist()
-    return max(a, b) > TWO_ALIKE * min(a, b)
+    return facefit.Face(n, idx, centre, spacing, angle, residual, squash)
 
 
 def _like(
@@ -158,20 +142,6 @@ def _like(
         return among  # as often as not: no colour to measure
     colour = facefit.middle(pips.pip_bgr[own])
     return among[pipfind.norms(pips.pip_bgr[among] - colour) <= 2 * profile.faces.colour_tolerance]
-
-
-def _with_weak(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
-    """The face a cluster with no pattern makes with the weak pips among it (a pip by a
-    small die's rim, its ring crossing the rim), if any."""
-    if len(idx) < 2 or not pips.weak.any():
-        return None
-    centre = pips.xy[idx].mean(axis=0)
-    reach = np.hypot(*(pips.xy[idx] - centre).T).max()
-    among = np.flatnonzero(pips.weak & (np.hypot(*(pips.xy - centre).T) <= reach))
-    among = _like(idx, among, pips, profile)
-    if not len(among) or len(idx) + len(among) > 6:
-        return None
-    return _face_of(np.concatenate([idx, among]), pips, profile)
 
 
 def _short_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
@@ -199,9 +169,6 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
     faces = _whole(idx, pips, profile)
     if faces:
         return faces
-    face = _with_weak(idx, pips, profile)
-    if face is not None:
-        return [face]
     short = _short_of(idx, pips, profile)
     if short is not None and len(idx) > 3:
         return [short]
@@ -354,37 +321,6 @@ def _unlike(idx: np.ndarray, pips: pipfind.Pips) -> float:
     return float(pipfind.ptp(r) / r.mean() + pipfind.ptp(el) / el.mean())
 
 
-def _completed(frame, faces: list[facefit.Face], pips: pipfind.Pips, profile: Profile) -> list:
-    """The faces, each that looks short of a pip refitted with the pips found around it that
-    its group left out (a pip by the die's rim can measure too long to be grouped), when that
-    makes a whole face inside a die's edge. The refits are measured all at once.
-
-    A face `seen_as` a 3 or 5 (a 2 or 4 with a pip in its middle, a 1 with corner pips
-    around it, seen in the picture) becomes one, flagged: those pips were seen, not found."""
-    seen = [face.seen_as for face in faces]
-    for face in faces:
-        if face.seen_as:
-            face.face, face.seen_as, face.missing_pip = face.seen_as, 0, True
-    # Pips of the faces that stand, for a pairing that is only a guess to leave alone.
-    taken = np.zeros(len(pips), bool)
-    for face in faces:
-        if len(face.pips) >= 2 and face.edge_score >= profile.dice.min_edge_score:
-            taken[face.pips] = True
-    wholes = [
-        None if s else _refit(face, pips, profile, taken)
-        for face, s in zip(faces, seen, strict=True)
-    ]
-    facefit.measure(frame, [w for w in wholes if w is not None], pips, profile.dice)
-    return [
-        face
-        if whole is None
-        or whole.missing_pip
-        or whole.edge_score < max(face.edge_score, profile.dice.min_edge_score)
-        else whole
-        for face, whole in zip(faces, wholes, strict=True)
-    ]
-
-
 def _short_or_cut(faces: list[facefit.Face], profile: Profile) -> list[facefit.Face]:
     """The faces, measured, with each face read short of pips or the faces its group cut
     in two makes `instead` left out: the short face, unless each of the cut's has its die's
@@ -428,56 +364,6 @@ def _split_twos(faces: list[facefit.Face], ones: dict, profile: Profile) -> list
     return [f for f in faces if id(f) not in split] + [
         one for pair in split.values() for one in pair
     ]
-
-
-def _refit(
-    face: facefit.Face, pips: pipfind.Pips, profile: Profile, taken: np.ndarray
-) -> facefit.Face | None:
-    """The whole face a face short of a pip may be, not yet measured (None if none). `taken`
-    marks the pips of other faces that stand."""
-    own = face.pips
-    if not face.missing_pip or (pips.elongation[own] > facefit.ROUND_PIP).any():
-        return None  # in an oblique view, the pip left out may be on a side face
-    if face.face == 2:
-        # Two pips of a 3 (its middle and a corner) read as a 2: the other corner lies in
-        # line with them, as far again. Two opposite corners of a 4: the other two lie
-        # across their middle, as far from it as they are. Two side by side: the other two
-        # lie beside them, on one side, as far as they are apart.
-        a, b = pips.xy[own]
-        mid, turned = (a + b) / 2, (b - a)[::-1] * (0.5, -0.5)
-        beside = [a + 2 * turned, b + 2 * turned, a - 2 * turned, b - 2 * turned]
-        ends = np.array([2 * b - a, 2 * a - b, mid + turned, mid - turned, *beside])
-        gap = np.hypot(*(pips.xy[:, None, :] - ends[None]).transpose(2, 0, 1)).min(axis=1)
-        placed = gap <= 0.25 * math.dist(a, b)
-    else:
-        placed = np.hypot(*(pips.xy - face.centre).T) <= 1.8 * face.spacing
-    # A corner pip of a 3 or 4 may merge with the die's dark rim and look long: for a check.
-    longest = ROUND_OR_GLARED[0] if face.face == 2 else facefit.ROUND_PIP
-    placed[own] = False
-    near = _like(own, np.flatnonzero(placed), pips, profile, (longest, 1.6))
-    doubtful = bool((pips.elongation[near] > facefit.ROUND_PIP).any())
-    if face.face == 1 and not len(near):
-        # A 2 whose other pip a streak of glare makes look long or big (the two are as far
-        # apart as a 2's): for a check. Not a pip below it, which a slanted view shows on
-        # the die's side (the pip below pairs up with this one, above it, just as well).
-        dx, dy = (pips.xy - face.centre).T
-        placed = (np.hypot(dx, dy) <= 0.85 * _size(face)) & (dy <= np.abs(dx)) & ~taken
-        placed[own] = False
-        near = _like(own, np.flatnonzero(placed), pips, profile, ROUND_OR_GLARED)
-        if len(near):  # on a face of its face's colour (a shade of it), not a neighbour's
-            near = near[
-                pipfind.shade_distance(pips.face_bgr[near], pips.face_bgr[own[0]])
-                <= profile.faces.colour_tolerance
-            ]
-        doubtful = True
-    if not len(near) or len(own) + len(near) > 6:
-        return None
-    whole = _face_of(np.concatenate([own, near]), pips, profile)
-    # A face spread wider than its pips allow spans two dice.
-    if whole is None or whole.spacing > 4.5 * float(facefit.middle(pips.r[own])):
-        return None
-    whole.doubtful |= doubtful  # a 2 of unlike pips is doubtful already
-    return whole
 
 
 def _confidence(face: facefit.Face, profile: Profile) -> float:
@@ -706,10 +592,8 @@ def _search(frame: np.ndarray, profile: Profile, expected: int | None) -> Readin
         frame, candidates + [one for pair in ones.values() for one in pair], pips, profile.dice
     )
     candidates = _short_or_cut(candidates, profile)
-    candidates = _split_twos(_completed(frame, candidates, pips, profile), ones, profile)
-    found = _without_glints(
-        [f for f in candidates if f.edge_score >= profile.dice.min_edge_score], pips
-    )
+    candidates = _split_twos(candidates, ones, profile)
+    found = [f for f in candidates if f.edge_score >= profile.dice.min_edge_score]
     # Where two faces overlap, they are one die's top face and a side face (oblique views):
     # keep the top, which the side lies below, and whose pips are the roundest. A lone pip
     # off its die's middle counts as a little less round: it is as likely the corner of a
@@ -735,7 +619,6 @@ def _search(frame: np.ndarray, profile: Profile, expected: int | None) -> Readin
     middle = (frame.shape[1] / 2, frame.shape[0] / 2)
     kept = _one_per_place(found, on_side, pips, profile, middle, slanted)
     tops = [f for f in kept if id(f) not in on_side]
-    _not_alone(frame, tops, pips, profile)
     dice = _dice_of(frame, tops, kept, pips, profile)
     # Only part of a die the frame cuts is in view (or it is no die: a spot at the frame's
     # edge, its outline the frame's).
@@ -743,49 +626,18 @@ def _search(frame: np.ndarray, profile: Profile, expected: int | None) -> Readin
         replace(d, flags=(UNCERTAIN,)) if d.face and not d.flags and _cut_off(d, frame) else d
         for d in dice
     ]
-    again = found_again(frame, groups, kept, pips, profile, _face_of)
-    dice += [Die(f.face, f.box, _centre(f), 0.0, (UNCERTAIN,)) for f in again]
     for idx in unreadable:
         pts = pips.xy[idx]
         (x1, y1), (x2, y2) = pts.min(axis=0), pts.max(axis=0)
         box = (int(x1), int(y1), math.ceil(x2), math.ceil(y2))
         centre = (float(pts[:, 0].mean()), float(pts[:, 1].mean()))
-        if not any(facefit.in_box(centre, k.box) for k in kept + again):
+        if not any(facefit.in_box(centre, k.box) for k in kept):
             dice.append(Die(None, box, centre, 0.0, (UNCERTAIN,)))
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
     reading = verdict(dice, expected, profile.dice.max_dice)
     # What was looked at, for annotated images and tuning (in the searched frame's pixels).
     reading.extras.update(pips=pips, groups=groups, candidates=candidates)
     return reading
-
-
-def _without_glints(found: list[facefit.Face], pips: pipfind.Pips) -> list[facefit.Face]:
-    """The faces but those made of glints: each pip a bright spot on a dark pip (within
-    `GLINT_REACH` of its radius from its middle) of a face with more pips, 3 or more and not
-    doubtful, as glints on three pips in a row of a 6 make a 3. Pips never overlap: a spot
-    there is part of that pip. (A doubtful 2's "pip" may be a small dark die, a 1 on it; a
-    dark spot on a bright "pip" a 1 on a small light die.)"""
-    hosts = [g for g in found if len(g.pips) >= 3 and not g.doubtful]
-    if not hosts:
-        return found
-    sizes = [len(g.pips) for g in hosts]
-    host = np.concatenate([g.pips for g in hosts])
-    host_size = np.repeat(sizes, sizes)
-    dark = pips.polarity[host] < 0
-    host, host_size = host[dark], host_size[dark]
-    seen = np.zeros(len(pips), bool)
-    seen[np.concatenate([f.pips for f in found])] = True
-    spots = np.flatnonzero(seen & (pips.polarity > 0))
-    if not len(host) or not len(spots):
-        return found  # most often: no bright spot, or no dark pip to lie on
-    gap = np.hypot(*(pips.xy[spots][:, None, :] - pips.xy[host][None]).transpose(2, 0, 1))
-    host_r = pips.r[host][None, :]
-    on = (gap <= GLINT_REACH * host_r) & (host_r > pips.r[spots][:, None])
-    if not on.any():
-        return found
-    on_face_of = np.zeros(len(pips), int)  # the most pips of a face each spot lies on a pip of
-    on_face_of[spots] = np.where(on, host_size[None, :], 0).max(axis=1)
-    return [f for f in found if not (on_face_of[f.pips] > len(f.pips)).all()]
 
 
 def _one_per_place(
@@ -847,30 +699,6 @@ def _one_per_place(
     return kept
 
 
-def _not_alone(frame, faces: list[facefit.Face], pips: pipfind.Pips, profile: Profile) -> None:
-    """Make doubtful each 1 with a pip like its own beside it on its face, within its die,
-    the path between them all face, that no face took: the other pips of a 3, say, which a
-    glint made look too long to be grouped. All the paths are sampled at once."""
-    free = ~pips.weak  # the pips no face took that may start a face
-    for f in faces:
-        free[f.pips] = False
-    ones, mine, others = [], [], []
-    for f in faces:
-        if f.face != 1 or f.doubtful:
-            continue
-        own = f.pips[0]
-        near = np.flatnonzero(free & (np.hypot(*(pips.xy - pips.xy[own]).T) <= 0.85 * _size(f)))
-        for other in _like(f.pips, near, pips, profile, GLINTED_PIP).tolist():
-            ones.append(f)
-            mine.append(own)
-            others.append(other)
-    if not ones:
-        return
-    clear = facefit.paths_clear(frame, pips, np.array(mine), np.array(others), profile.faces)
-    for f, on_face in zip(ones, clear.tolist(), strict=True):
-        f.doubtful |= on_face
-
-
 def _side_ward(f: facefit.Face, top: facefit.Face, middle: tuple[float, float]) -> bool:
     """Does face `f` lie where a camera sees a side of the flat die whose top is `top`:
     below it (a slanted camera), or towards the frame's middle (a camera looking down sees
@@ -922,13 +750,6 @@ def _cut_off(die: Die, frame: np.ndarray) -> bool:
     return x1 <= 0 or y1 <= 0 or x2 >= frame.shape[1] or y2 >= frame.shape[0]
 
 
-def _side_on(f: facefit.Face, pips: pipfind.Pips) -> bool:
-    """Is `f` a 1 seen side-on: its pip looks long, and so does its die's outline (a glint
-    can make a 1's pip look long, but not the die)? A 1 faces the camera: it may be a pip on
-    a die's side, or no pip at all."""
-    return f.face == 1 and pips.elongation[f.pips[0]] > facefit.ROUND_PIP and f.squash < ONE_SQUARE
-
-
 def _dice_of(
     frame, tops: list[facefit.Face], kept: list[facefit.Face], pips: pipfind.Pips, profile: Profile
 ) -> list[Die]:
@@ -971,7 +792,7 @@ def _dice_of(
         elif any(math.dist(f.centre, c.centre) < _size(c) / c.squash**0.5 for c in cocked):
             continue  # the side a cocked die shows, not another die
         else:
-            doubtful = conf < profile.dice.confidence_threshold or _side_on(f, pips)
+            doubtful = conf < profile.dice.confidence_threshold
             if doubtful:
                 again = recounted(frame, f, pips, taken, profile, _face_of, short=True)
                 if again is None and f.twin is not None:

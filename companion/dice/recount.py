@@ -2,9 +2,7 @@
 its pips; the pips the frame-wide search lost (a pip beside a glint on the die's rim, a
 small pip on a marbled die, a faint one in the shade) are found again as spots of that pip
 colour on that face. The reader takes that count for a die it flags for a check, and for a
-1, 2 or 3 it read for sure that shows more pips than it was read by, then flagged. Pips that
-made no face at all (two corners and the middle of a 5) are looked at again the same way
-(`found_again`)."""
+1, 2 or 3 it read for sure that shows more pips than it was read by, then flagged."""
 
 from __future__ import annotations
 
@@ -38,11 +36,6 @@ SPACING = (1.7, 4.5)
 # are big for their spacing (on the photos, such 6s measured 2.3 to 3.5), and a 3 with a
 # pip of the die beside it fits a 6 two short too, spread wider (4.1 on a synthetic tray).
 TWO_LOST_SPACING = 3.5
-# Least pips of a die found again from pips that made no face: a few spots of one colour fit
-# a 2, 3 or 4 in many places (keys of a keyboard, the studs of a tray's wall, a die's side
-# seen edge-on). On the photos, 60 of the 65 faces of 2 to 4 pips found that way were no
-# die read right; all 12 of 5 or 6 pips were.
-FOUND_AGAIN = 5
 
 
 def _spots(frame, centre, half, pip_bgr, contrast, own_xy):
@@ -155,47 +148,6 @@ def recounted(
 def spaced(face: facefit.Face, r: float) -> bool:
     """Are the pips of `face` spaced as a die's pips of radius `r` can be (`SPACING`)?"""
     return SPACING[0] * r <= face.spacing <= SPACING[1] * r
-
-
-def found_again(
-    frame,
-    groups: list[np.ndarray],
-    kept: list[facefit.Face],
-    pips: Pips,
-    profile: Profile,
-    face_of: Callable[[np.ndarray, Pips, Profile], facefit.Face | None],
-) -> list[facefit.Face]:
-    """The faces of 5 or 6 pips that groups of 2 to 5 pips (`facefit.group`), no face of
-    `kept` read by or holding them, make with the spots of their colour around them. Their
-    pips are round: a side face seen edge-on has long ones."""
-    taken = np.zeros(len(pips), bool)
-    for f in kept:
-        taken[f.pips] = True
-    found: list[facefit.Face] = []
-    for idx in groups:
-        if not 2 <= len(idx) <= 5 or taken[idx].any():
-            continue
-        if (pips.elongation[idx] > facefit.ROUND_PIP).any():
-            continue
-        centre = pips.xy[idx].mean(axis=0)
-        if any(facefit.in_box(centre, f.box) for f in kept + found):
-            continue
-        # The nearest two pips of a face lie a pip spacing apart, or the diagonal of one:
-        # the window reaches far enough for either.
-        gap = np.hypot(*(pips.xy[idx][:, None] - pips.xy[idx][None]).transpose(2, 0, 1))
-        seed = facefit.Face(0, idx, centre, float(gap[gap > 0].min()), 0.0, 0.0, 1.0)
-        taken[idx] = True
-        face = recounted(frame, seed, pips, taken, profile, face_of, short=True)
-        taken[idx] = False
-        if face is None or face.face < FOUND_AGAIN:
-            continue
-        # Nor is it the side of a die that was read, a die's edge or less from its top.
-        if any(math.dist(face.centre, f.centre) < _edge(face) for f in kept):
-            continue
-        face.box = box_of(face)
-        found.append(face)
-        taken[idx] = True
-    return found
 
 
 def _edge(face: facefit.Face) -> float:

@@ -36,7 +36,6 @@ def test_a_face_measures_the_same_among_many_as_alone():
         assert together.edge_score == single.edge_score
         assert together.box == single.box
         assert together.missing_pip == single.missing_pip
-        assert together.seen_as == single.seen_as
         assert together.squash == single.squash
 
 

@@ -380,70 +380,6 @@ def test_small_dice_whose_one_has_an_ordinary_pip_are_read(style):
     assert reading.values == sorted(1 + i % 6 for i in range(12)), reading.problems
 
 
-@pytest.mark.parametrize("face", [5, 4, 3, 2])
-def test_a_middle_pip_seen_but_not_found_makes_a_two_a_three_and_a_four_a_five(face):
-    """On small dice a middle pip can be lost among its neighbours; the picture still shows
-    it. Only the corner pips given, the reader says whether the face has a middle pip."""
-    from companion.dice import faces as facefit
-    from companion.dice import pips as pipfind
-    from companion.dice.reader import _face_of, default_profile
-
-    profile = default_profile()
-    frame = synth.render(
-        scenes.tray([scenes.die(face, 320, 240, "red", size=60, angle=20)]),
-        np.random.default_rng(face),
-    )
-    pips = pipfind.find(frame, profile.pips)
-    corners = np.flatnonzero((np.hypot(*(pips.xy - (320, 240)).T) > 6) & ~pips.weak)
-    assert len(corners) == (face // 2) * 2  # 5 -> 4 corners, 3 -> 2 corners
-    found = _face_of(corners, pips, profile)
-    facefit.measure(frame, [found], pips, profile.dice)
-    assert found.seen_as == (face if face % 2 else 0)
-
-
-def test_pips_around_a_lone_pip_tell_the_face_it_is_the_middle_of():
-    from companion.dice.faces import _middle_of
-
-    ring = np.zeros(32, bool)
-    assert _middle_of(ring) == 0  # a 1: nothing around its pip
-    for start in (0, 3, 30):  # runs may wrap round the circle
-        five = ring.copy()
-        for q in range(4):
-            five[[(start + 8 * q) % 32, (start + 8 * q + 1) % 32]] = True
-        assert _middle_of(five) == 5
-        three = ring.copy()
-        three[[start % 32, (start + 16) % 32]] = True
-        assert _middle_of(three) == 3
-    lopsided = ring.copy()
-    lopsided[[0, 1, 5, 6]] = True
-    assert _middle_of(lopsided) == 0
-    wall = ring.copy()
-    wall[4:14] = True  # a long dark run: the tray wall or a shadow, not pips
-    assert _middle_of(wall) == 0
-
-
-@pytest.mark.parametrize("face", [5, 3, 1])
-def test_the_middle_pip_alone_is_not_taken_for_a_one(face):
-    """Given only the middle pip of a 5 or 3 (its corner pips lost), the corner pips seen
-    around it make it no sure 1, but a 5 or 3; a real 1 stays a 1."""
-    from companion.dice import faces as facefit
-    from companion.dice import pips as pipfind
-    from companion.dice.reader import _face_of, default_profile
-
-    profile = default_profile()
-    frame = synth.render(
-        scenes.tray([scenes.die(face, 320, 240, "red", size=60, angle=20)]),
-        np.random.default_rng(face),
-    )
-    pips = pipfind.find(frame, profile.pips)
-    centre = np.flatnonzero(np.hypot(*(pips.xy - (320, 240)).T) <= 6)
-    assert len(centre) == 1
-    found = _face_of(centre, pips, profile)
-    facefit.measure(frame, [found], pips, profile.dice)
-    assert found.missing_pip == (face != 1)
-    assert found.seen_as == (face if face != 1 else 0)
-
-
 def test_white_pips_on_small_dice_darker_than_the_tray_in_one_channel():
     """A small blue die on blue felt is a dark spot in red: its corner pips are pips on
     it, not glints on a pip."""
@@ -512,25 +448,6 @@ def test_twos_with_a_glint_on_each_pip_are_twos(seed):
     ]
     reading = read(synth.render(scenes.tray(dice, "grey"), np.random.default_rng(seed)), expected=4)
     assert reading.values == [2, 2, 2, 2], reading.problems
-
-
-def test_a_face_read_from_pips_seen_but_not_found_always_asks_for_a_check():
-    """Whatever else the checks said, a 1 read as the middle of a 3 is flagged."""
-    from companion.dice import faces as facefit
-    from companion.dice import pips as pipfind
-    from companion.dice.reader import _completed, _face_of, default_profile
-
-    profile = default_profile()
-    frame = synth.render(
-        scenes.tray([scenes.die(1, 320, 240, "red", size=60)]), np.random.default_rng(1)
-    )
-    pips = pipfind.find(frame, profile.pips)
-    lone = _face_of(np.array([0]), pips, profile)
-    facefit.measure(frame, [lone], pips, profile.dice)
-    assert not lone.missing_pip and not lone.seen_as
-    lone.seen_as = 3  # as if two corner pips had been seen around it
-    (face,) = _completed(frame, [lone], pips, profile)
-    assert face.face == 3 and face.missing_pip and not face.seen_as
 
 
 @pytest.mark.parametrize("style", ["red", "ivory"])
@@ -631,29 +548,6 @@ def test_marble_swirls_a_face_with_lighter_shades_of_its_own_colour():
     assert scale.min() < 1.1 < 1.5 < scale.max()  # plain body, and swirls 1.5x brighter
     swirl = face[scale > 1.4]  # the same blue (its blue channel may be at 255)
     assert np.allclose(swirl[:, 1] / swirl[:, 2], body[1] / body[2], rtol=0.1)
-
-
-@pytest.mark.parametrize(("elongation", "completed"), [(1.1, 6), (1.7, None)])
-def test_a_weak_pip_completes_a_face_only_if_it_is_seen_from_above(elongation, completed):
-    """Five pips of a 6 and a sixth whose ring crossed the die's rim make a 6; a long sixth
-    pip lies on a side face (an oblique view) and makes nothing."""
-    from companion.dice.pips import Pips
-    from companion.dice.reader import _with_weak, default_profile
-
-    # Two columns of three; the last is the right column's middle pip.
-    xy = np.array([[100, 100], [100, 110], [100, 120], [120, 100], [120, 120], [120, 110]], float)
-    pips = Pips(
-        xy=xy,
-        r=np.full(6, 3.0),
-        polarity=-np.ones(6),
-        contrast=np.full(6, 150.0),
-        elongation=np.array([1.0] * 5 + [elongation]),
-        face_bgr=np.tile([200.0, 220.0, 230.0], (6, 1)),
-        pip_bgr=np.tile([30.0, 30.0, 30.0], (6, 1)),
-        weak=np.array([False] * 5 + [True]),
-    )
-    face = _with_weak(np.arange(5), pips, default_profile())
-    assert (face.face if face else None) == completed
 
 
 def test_dark_pips_with_a_glint_are_not_lost_to_it():
@@ -840,66 +734,6 @@ def test_a_die_s_side_that_looks_cocked_hides_no_die():
     tops = [f for k, f in enumerate(faces) if k not in sides]
     dice = _dice_of(_face_only(pips), tops, faces, pips, profile)
     assert [(d.face, d.flags) for d in dice] == [(6, ())]
-
-
-@pytest.mark.parametrize(
-    ("radii", "elongations", "sure"),
-    [
-        ((4.0, 4.2), (1.05, 1.1), True),
-        ((4.2, 3.2), (1.05, 1.1), False),
-        ((4.0, 4.0), (1.05, 1.4), False),
-    ],
-)
-def test_a_two_of_unlike_pips_is_read_for_a_check(radii, elongations, sure):
-    """Any two pips fit a 2: a die's top pip and a pip on its side, seen at a slant, do too.
-    A 2's own pips are alike in size and shape; two that differ make a 2 to check."""
-    from companion.dice.pips import Pips
-    from companion.dice.reader import _confidence, _face_of, default_profile
-
-    pips = Pips(
-        xy=np.array([[100.0, 100.0], [122.0, 112.0]]),
-        r=np.array(radii),
-        polarity=-np.ones(2),
-        contrast=np.full(2, 200.0),
-        elongation=np.array(elongations),
-        face_bgr=np.tile([240.0, 240.0, 240.0], (2, 1)),
-        pip_bgr=np.tile([25.0, 25.0, 25.0], (2, 1)),
-        weak=np.zeros(2, bool),
-    )
-    profile = default_profile()
-    two = _face_of(np.arange(2), pips, profile)
-    two.edge_score = 1.0
-    assert two.face == 2
-    assert (_confidence(two, profile) >= profile.dice.confidence_threshold) == sure
-
-
-@pytest.mark.parametrize(
-    ("elongation", "outline", "sure"), [(1.1, 0.91, True), (1.5, 0.95, True), (1.5, 0.67, False)]
-)
-def test_a_one_seen_side_on_is_read_for_a_check(elongation, outline, sure):
-    """A 1 faces the camera: its pip looks round, and its die square, or nearly so in a
-    slanted view. A lone spot that looks long on a die whose outline looks squashed too is
-    a pip on a die's side, or no pip at all: a 1 to check. (A glint can make a 1's pip look
-    long, but not its die.)"""
-    from companion.dice.pips import Pips
-    from companion.dice.reader import _dice_of, _face_of, default_profile
-
-    pips = Pips(
-        xy=np.array([[100.0, 100.0]]),
-        r=np.array([4.0]),
-        polarity=-np.ones(1),
-        contrast=np.full(1, 250.0),
-        elongation=np.array([elongation]),
-        face_bgr=np.array([[240.0, 240.0, 240.0]]),
-        pip_bgr=np.array([[25.0, 25.0, 25.0]]),
-        weak=np.zeros(1, bool),
-    )
-    profile = default_profile()
-    one = _face_of(np.arange(1), pips, profile)
-    one.edge_score, one.squash = 1.0, outline  # as measuring found the die's outline
-    (die,) = _dice_of(_face_only(pips), [one], [one], pips, profile)
-    assert die.face == 1
-    assert (not die.flagged) == sure
 
 
 @pytest.mark.parametrize("seed", range(2))
@@ -1116,47 +950,6 @@ def test_a_one_beside_a_two_is_no_four_short_of_a_pip():
         assert reading.values == [1, 2], reading.dice
 
 
-GREEN, IVORY = (60.0, 120.0, 20.0), (200.0, 228.0, 238.0)
-
-
-@pytest.mark.parametrize(
-    ("partner", "partner_face", "taken", "refit"),
-    [
-        ((114, 97), GREEN, False, 2),
-        ((104, 128), GREEN, False, None),
-        ((114, 97), IVORY, False, None),
-        ((114, 97), GREEN, True, None),
-    ],
-)
-def test_a_lone_pip_pairs_with_a_glared_pip_as_far_as_a_two_s_but_not_below(
-    partner, partner_face, taken, refit
-):
-    """A 2 whose other pip a streak of glare makes look big and long reads as a 1 with
-    something beside it. The 1 is refitted as a 2 with that pip, for a check; not with a pip
-    below it, which in a slanted view lies on the die's side, nor with one on another die,
-    nor with a pip of another face (a 6 beside a 1 of its colour)."""
-    from companion.dice.pips import Pips
-    from companion.dice.reader import _face_of, _refit, default_profile
-
-    pips = Pips(
-        xy=np.array([[100, 110], partner], float),
-        r=np.array([3.2, 4.4]),
-        polarity=-np.ones(2),
-        contrast=np.full(2, 250.0),
-        elongation=np.array([1.04, 1.48]),
-        face_bgr=np.array([GREEN, partner_face]),
-        pip_bgr=np.tile([215.0, 225.0, 220.0], (2, 1)),
-        weak=np.zeros(2, bool),
-    )
-    profile = default_profile()
-    one = _face_of(np.array([0]), pips, profile)
-    one.missing_pip = True  # as measuring it found: something pip-like beside it
-    whole = _refit(one, pips, profile, np.array([False, taken]))
-    assert (whole.face if whole else None) == refit
-    if whole:
-        assert whole.doubtful
-
-
 @pytest.mark.parametrize(
     ("middle_bgr", "linked"),
     [((30, 30, 30), True), ((40, 40, 200), False)],  # the 3's middle pip; a red spot
@@ -1186,48 +979,6 @@ def test_a_threes_corners_link_across_its_weak_middle_pip(middle_bgr, linked):
     )
     groups = [sorted(g.tolist()) for g in group(frame, pips, default_profile().faces)]
     assert ([0, 2] in groups) == linked
-
-
-@pytest.mark.parametrize(
-    ("beside", "beside_elongation", "refit", "doubtful"),
-    [
-        ([[100, 110], [110, 100]], 1.15, 4, False),  # the other two corners of a 4
-        ([[110, 90], [120, 100]], 1.15, 4, False),  # the two beside two side by side of a 4
-        ([[120, 120]], 1.15, 3, False),  # a 3's other corner, in line with the two
-        ([[120, 120]], 1.45, 3, True),  # ... merged with the die's dark rim: long
-        ([[100, 110]], 1.15, None, False),  # one corner alone makes no face
-    ],
-)
-def test_a_two_short_of_a_pip_is_refitted_with_the_pips_where_its_face_has_them(
-    beside, beside_elongation, refit, doubtful
-):
-    """Two opposite pips of a 4 on a marbled die, its other two too weak (their rings
-    cross the swirls) to start a face, read as a 2 short of a pip: refitted with the pips
-    at the 4's other corners it is a 4, as with the pip in line with the two it is a 3. Two
-    pips side by side of a 4 (a third too small to be grouped with them, glare on it) are a 4
-    with the two beside them. A corner pip that merged with the die's dark rim looks long:
-    that 3 is for a check."""
-    from companion.dice.pips import Pips
-    from companion.dice.reader import _face_of, _refit, default_profile
-
-    xy = np.array([[100, 100], [110, 110], *beside], float)
-    n = len(xy)
-    pips = Pips(
-        xy=xy,
-        r=np.full(n, 2.6),
-        polarity=-np.ones(n),
-        contrast=np.full(n, 140.0),
-        elongation=np.array([1.15] * 2 + [beside_elongation] * (n - 2)),
-        face_bgr=np.tile([45.0, 80.0, 112.0], (n, 1)),
-        pip_bgr=np.tile([2.0, 4.0, 8.0], (n, 1)),
-        weak=np.array([False] * 2 + [True] * (n - 2)),
-    )
-    profile = default_profile()
-    two = _face_of(np.array([0, 1]), pips, profile)
-    two.missing_pip = True  # as measuring it found: something pip-like beside it
-    whole = _refit(two, pips, profile, np.zeros(n, bool))
-    assert (whole.face if whole else None) == refit
-    assert (whole.doubtful if whole else False) == doubtful
 
 
 @pytest.mark.parametrize("style", ["ivory", "white"])
@@ -1308,41 +1059,6 @@ def test_a_four_with_the_pips_of_its_side_below_it_is_no_six(seed):
     scene = scenes.tray(dice, "wood-light", view_tilt=0.44, **light)
     reading = read(synth.render(scene, np.random.default_rng(seed)), expected=3)
     assert reading.values == [4, 4, 4], reading.problems
-
-
-@pytest.mark.parametrize(
-    ("offset", "doubtful", "kept"),
-    [
-        ((2.0, -3.0), False, [6]),  # glints on a row of a 6's pips
-        ((7.0, -7.0), False, [6, 3]),  # bright spots beside the pips, not on them
-        ((2.0, -3.0), True, [6, 3]),  # on a face in doubt, whose "pips" may be dark dice
-    ],
-)
-def test_glints_on_a_row_of_a_six_s_pips_are_no_three(offset, doubtful, kept):
-    """A glint is a bright spot on a dark pip. On three pips in a row of a 6, lying
-    slantwise, the glints are in a row too, as a 3's pips are, and inside the 6's die: they
-    were read as a sure 3 in the 6's place (a render of a yellow 6). A spot on a pip of a
-    face that stands is part of that pip."""
-    from companion.dice.pips import Pips
-    from companion.dice.reader import _face_of, _without_glints, default_profile
-
-    six = np.array([[x, y] for x in (100.0, 116.0) for y in (100.0, 112.0, 124.0)])
-    row = six[:3] + offset
-    pips = Pips(
-        xy=np.vstack([six, row]),
-        r=np.array([3.9] * 6 + [1.3] * 3),
-        polarity=np.array([-1.0] * 6 + [1.0] * 3),
-        contrast=np.full(9, 210.0),
-        elongation=np.full(9, 1.05),
-        face_bgr=np.tile([36.0, 193.0, 219.0], (9, 1)),
-        pip_bgr=np.array([[26.0, 26.0, 26.0]] * 6 + [[230.0, 230.0, 230.0]] * 3),
-        weak=np.zeros(9, bool),
-    )
-    profile = default_profile()
-    faces = [_face_of(np.arange(6), pips, profile), _face_of(np.arange(6, 9), pips, profile)]
-    assert [f.face for f in faces] == [6, 3]
-    faces[0].doubtful = doubtful
-    assert [f.face for f in _without_glints(faces, pips)] == kept
 
 
 BLACK_TOP, BLACK_SIDE = (40.0, 40.0, 42.0), (55.0, 57.0, 58.0)

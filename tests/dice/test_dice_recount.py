@@ -1,22 +1,19 @@
 """Every die has its pips counted again by their colour: pips the frame-wide search lost
-are found, and nothing that is not a pip of that die is counted. Pips that made no face
-are looked at the same way, and a 5 or 6 they make is read, for a check."""
+are found, and nothing that is not a pip of that die is counted."""
 
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 import cv2
 import numpy as np
 import pytest
 
 from companion.dice import reader, synth
-from companion.dice.faces import Face, fit_short
+from companion.dice.faces import fit_short
 from companion.dice.pips import Pips
 from companion.dice.reader import _dice_of, _face_of, default_profile, read
 from companion.dice.reading import CHECK, UNCERTAIN
-from companion.dice.recount import found_again
 
 RED, WHITE, FELT = (40, 40, 200), (240, 240, 240), (60, 110, 45)
 SHADED = (30, 30, 120)  # a white pip lost in the shade of a red face: dark red, no white
@@ -260,46 +257,6 @@ def test_a_five_whose_search_found_no_face_is_read_for_a_check(monkeypatch):
     assert math.dist(reading.dice[0].centre, (160, 120)) < 3
     x1, y1, x2, y2 = reading.dice[0].box
     assert x1 < 160 - SPACING < 160 + SPACING < x2 and y1 < 120 - SPACING < 120 + SPACING < y2
-
-
-def test_a_six_is_found_again_from_two_of_its_pips():
-    frame = _frame()
-    _die(frame, (160, 120), [(dx, dy) for dx in (-1, 1) for dy in (-1, 0, 1)])
-    pips = _found((148, 108), (148, 120))
-    (face,) = found_again(frame, [np.array([0, 1])], [], pips, default_profile(), _face_of)
-    assert face.face == 6
-
-
-def test_pips_that_make_a_four_again_are_no_die():
-    """Spots of one colour make a 2, 3 or 4 in many places (the keys of a keyboard, a die's
-    side): only a 5 or 6 is taken for a die nothing was read from."""
-    frame = _frame()
-    _die(frame, (160, 120), [(-1, -1), (1, -1), (-1, 1), (1, 1)])
-    pips = _found((148, 108), (172, 108))
-    assert found_again(frame, [np.array([0, 1])], [], pips, default_profile(), _face_of) == []
-
-
-def test_pips_of_a_die_read_or_of_its_side_are_not_found_again():
-    """Pips a die was read by, long pips (a side seen edge-on), and pips less than a die's
-    edge from a die read (its side) make no die of their own."""
-    frame = _frame()
-    _die(frame, (160, 120), FIVE)
-    pips = _found((148, 108), (160, 120), (148, 132))
-    profile = default_profile()
-    group = [np.array([0, 1, 2])]
-    # a face read by those pips, its box measured elsewhere (the pips lie outside it)
-    read_by = Face(
-        3, np.array([0, 1, 2]), np.array([40.0, 40.0]), 12.0, 0, 0, 1.0, box=(30, 30, 50, 50)
-    )
-    assert found_again(frame, group, [read_by], pips, profile, _face_of) == []
-    long = replace(pips, elongation=np.array([1.05, 1.6, 1.05]))
-    assert found_again(frame, group, [], long, profile, _face_of) == []
-    # a die read just below it, closer than a die's edge (44 px), outside its box
-    below = Face(
-        1, np.array([], int), np.array([160.0, 160.0]), 12.0, 0, 0, 1.0, box=(150, 150, 170, 170)
-    )
-    assert found_again(frame, group, [below], pips, profile, _face_of) == []
-    assert [f.face for f in found_again(frame, group, [], pips, profile, _face_of)] == [5]
 
 
 def test_pips_one_short_of_a_pattern_fit_it_with_the_lost_pip_s_place():
