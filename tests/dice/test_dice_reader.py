@@ -405,14 +405,12 @@ def test_a_flat_one_whose_pip_looks_long_is_not_taken_for_cocked():
     assert reading.ok
 
 
-def test_a_one_whose_long_pip_has_a_shade_beside_it_is_not_taken_for_cocked():
+def test_a_one_whose_long_pip_has_a_shade_beside_it_is_not_taken_for_cocked(monkeypatch):
     """A shade on a white face, just beside a 1's pip, ends two rays at once: the face
     looks lopsided around the pip, so its outline does not say how square the die looks,
     and a glint makes the pip look long, as a cocked die's would. The other rays draw a
     square outline: the die lies flat, and is read as a 1 for a check."""
-    from companion.dice import faces as facefit
     from companion.dice.pips import Pips
-    from companion.dice.reader import _dice_of, _face_of, default_profile
     from companion.dice.reading import UNCERTAIN
 
     frame = np.full((200, 200, 3), 150, np.uint8)
@@ -431,11 +429,7 @@ def test_a_one_whose_long_pip_has_a_shade_beside_it_is_not_taken_for_cocked():
         pip_bgr=np.array([[20.0, 20.0, 20.0]]),
         weak=np.zeros(1, bool),
     )
-    profile = default_profile()
-    one = _face_of(np.array([0]), pips, profile)
-    facefit.measure(frame, [one], pips, profile.dice)
-    assert one.missing_pip  # lopsided
-    dice = _dice_of(frame, [one], [one], pips, profile)
+    dice = scenes.proposed(monkeypatch, frame, pips)
     assert [(d.face, d.flags) for d in dice] == [(1, (UNCERTAIN,))]
 
 
