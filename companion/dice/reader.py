@@ -33,7 +33,7 @@ ONE_PIP_RADIUS = 0.12  # a lone pip's radius, in die edges (it is often bigger)
 CLEAR_ONE = (3.0, 1.2)  # contrast (times a pip's least) and longest shape of a clear small 1
 PAINTED_HUE = 20.0  # how much more colourful (B, G, R spread) a small 1's pip is than its face
 SIDE_FACE_ELONGATION = 1.25  # a side face's pips look this much longer than its top's
-SIDE_FACE_MAYBE = 1.15  # or this much longer, grouped with its top (sure if shaded, smaller)
+SIDE_FACE_MAYBE = 1.15  # or this much longer, grouped with its top (sure if in the shade)
 SIDE_FACE_REACH = 1.3  # farthest a side face's middle lies from its top's, in die edges
 SIDE_FACE_SHADE = 0.9  # or at most this bright (B + G + R) as its top, in the same colour,
 SIDE_FACE_SLANT = 1.15  # in a view slanted so that top faces' pips look this long (median)
@@ -263,8 +263,8 @@ def _top_of(pair: list[facefit.Face], pips: pipfind.Pips, profile: Profile, fits
     that is doubtful; (None, False) if neither looks like the other's side. A side looks so
     by its clearly longer pips. Two faces this close cannot both be tops, so a side whose
     pips look only a little longer still makes the other a top, a doubtful one; and if the
-    two faces `fits_whole` as one face, a side must look so and be in the shade or look
-    foreshortened too. A top so found has 3 pips or more: two fit a 2 anywhere."""
+    two faces `fits_whole` as one face, a side must look so and be in the shade too. A top so
+    found has 3 pips or more: two fit a 2 anywhere."""
     below = _just_below(pair)
     if not fits_whole:
         sides = _sides(pair, pips, profile, False, below=below)
@@ -276,7 +276,7 @@ def _top_of(pair: list[facefit.Face], pips: pipfind.Pips, profile: Profile, fits
             continue
         if not fits_whole:
             return top, True
-        if _in_shade(pair[k], top, pips, profile) or _foreshortened(pair[k], top, pips):
+        if _in_shade(pair[k], top, pips, profile):
             return top, False
     return None, False
 
@@ -405,15 +405,6 @@ def _looks_like_side(
     if not slanted:
         return False  # a view nearly square-on shows a side only at a glancing angle
     return _in_shade(f, top, pips, profile)
-
-
-def _foreshortened(f: facefit.Face, top: facefit.Face, pips: pipfind.Pips) -> bool:
-    """Do face `f`'s pips look smaller or dimmer than `top`'s, as a side's seen at a slant do?"""
-    return bool(
-        facefit.middle(pips.r[f.pips]) <= SIDE_PIP_SHRINK * facefit.middle(pips.r[top.pips])
-        or facefit.middle(pips.contrast[f.pips])
-        <= SIDE_PIP_SHRINK * facefit.middle(pips.contrast[top.pips])
-    )
 
 
 def _in_shade(f: facefit.Face, top: facefit.Face, pips: pipfind.Pips, profile: Profile) -> bool:

@@ -782,75 +782,6 @@ def test_a_small_lone_spot_is_a_one_only_when_clear_or_painted_and_round(
     assert (None if one is None else "check" if one.doubtful else "sure") == read_as
 
 
-IVORY_TOP, IVORY_SIDE = (200.0, 226.0, 236.0), (160.0, 182.0, 190.0)
-
-
-@pytest.mark.parametrize(
-    ("offset", "longer", "colour", "slanted", "side"),
-    [
-        ((4, 42), 1.0, IVORY_SIDE, True, True),  # in the shade below, in a slanted view
-        ((4, 42), 1.0, IVORY_SIDE, False, False),  # the same seen square-on: another die
-        ((4, 42), 1.0, IVORY_TOP, True, False),  # as bright as the top: another die
-        ((4, 42), 1.0, (40.0, 40.0, 170.0), True, False),  # a red die below an ivory one
-        ((4, 42), 1.3, IVORY_TOP, False, True),  # pips clearly longer
-        ((34, 20), 1.3, IVORY_TOP, False, True),  # a side turned almost across the view
-        ((40, 14), 1.3, IVORY_TOP, False, False),  # beside the top face, not below it
-        ((4, -42), 1.3, IVORY_SIDE, True, False),  # above it
-    ],
-)
-def test_a_side_of_a_die_lies_below_its_top_with_longer_pips_or_in_the_shade(
-    offset, longer, colour, slanted, side
-):
-    """The faces a slanted camera sees of one die: is the one below a side of the die?"""
-    from companion.dice.pips import Pips
-    from companion.dice.reader import _face_of, _sides, default_profile
-
-    pips = Pips(
-        xy=np.array([[100.0, 100.0], [100.0 + offset[0], 100.0 + offset[1]]]),
-        r=np.full(2, 5.0),
-        polarity=-np.ones(2),
-        contrast=np.full(2, 150.0),
-        elongation=np.array([1.2, 1.2 * longer]),
-        face_bgr=np.array([IVORY_TOP, colour]),
-        pip_bgr=np.tile([30.0, 30.0, 30.0], (2, 1)),
-        weak=np.zeros(2, bool),
-    )
-    profile = default_profile()
-    top, below = (_face_of(np.array([k]), pips, profile) for k in (0, 1))
-    assert _sides([top, below], pips, profile, slanted) == ({1} if side else set())
-
-
-@pytest.mark.parametrize(
-    "side_elongation, faces, sure", [(1.5, [4], True), (1.25, [4], False), (1.05, None, None)]
-)
-def test_a_top_face_grouped_with_the_side_below_it_is_read_alone(side_elongation, faces, sure):
-    """A 4 seen at a slant, grouped with two pips of the side below it: six pips with no
-    pattern, and no two dice either (too close). If the two look clearly longer than the
-    top's, they are its side, and the 4 is read without them; if only a little longer, the
-    4 is read for a check (two faces this close are not two dice' tops); if not, nothing is."""
-    from companion.dice.pips import Pips
-    from companion.dice.reader import _faces_of_group, default_profile
-
-    top = [[100, 100], [120, 100], [100, 120], [120, 120]]
-    xy = np.array([*top, [106, 131], [114, 131]], float)
-    pips = Pips(
-        xy=xy,
-        r=np.array([3.0] * 4 + [2.6] * 2),
-        polarity=-np.ones(6),
-        contrast=np.full(6, 150.0),
-        elongation=np.array([1.05] * 4 + [side_elongation] * 2),
-        face_bgr=np.tile([200.0, 220.0, 230.0], (6, 1)),
-        pip_bgr=np.tile([30.0, 30.0, 30.0], (6, 1)),
-        weak=np.zeros(6, bool),
-    )
-    read_as = _faces_of_group(np.arange(6), pips, default_profile())
-    got = None if isinstance(read_as[0], np.ndarray) else [f.face for f in read_as]
-    assert got == faces
-    if faces:
-        assert sorted(read_as[0].pips.tolist()) == [0, 1, 2, 3]
-        assert read_as[0].doubtful is not sure
-
-
 @pytest.mark.parametrize(
     ("body", "seed"), [((30, 30, 30), 3), ((50, 20, 20), 1), ((50, 20, 20), 3)]
 )
@@ -878,22 +809,6 @@ def test_a_small_dark_die_s_white_two_is_no_glint(body, seed):
     scene = scenes.tray(dice, "white-sheet", shadow=0.6, view_tilt=0.2, blur=0.6)
     reading = read(synth.render(scene, np.random.default_rng(seed)), expected=8)
     assert reading.values == [2] * 8, reading.problems
-
-
-def test_a_white_pip_beside_a_black_die_s_corner_is_not_taken_for_the_corner():
-    """A spot that would suppress a smaller one of the other polarity is a small die's
-    shaded corner when it has the colour (or a darker shade) of the face around the other:
-    then the other is the pip on it. A white pip is lighter than any shade of the grey tray
-    around a black die's corner beside it: it is a pip, not a corner."""
-    from companion.dice.pips import _corners
-
-    # Spots: 0 a black die's shaded corner, 1 the white pip on that die, 2 a white pip,
-    # 3 the black corner of a die (on a grey tray) beside the pip.
-    face_bgr = np.array([[130, 132, 136], [60, 60, 62], [40, 40, 42], [128, 132, 136]], float)
-    pip_bgr = np.array([[40, 40, 42], [240, 240, 238], [246, 244, 243], [30, 30, 32]], float)
-    contrast = np.linalg.norm(pip_bgr - face_bgr, axis=1)
-    corner = _corners(np.array([0, 2]), np.array([1, 3]), face_bgr, pip_bgr, contrast)
-    assert corner.tolist() == [True, False]
 
 
 @pytest.mark.parametrize(
@@ -1053,41 +968,3 @@ def test_a_four_with_the_pips_of_its_side_below_it_is_no_six(seed):
     scene = scenes.tray(dice, "wood-light", view_tilt=0.44, **light)
     reading = read(synth.render(scene, np.random.default_rng(seed)), expected=3)
     assert reading.values == [4, 4, 4], reading.problems
-
-
-BLACK_TOP, BLACK_SIDE = (40.0, 40.0, 42.0), (55.0, 57.0, 58.0)
-RED_TOP, RED_SIDE = (40.0, 40.0, 170.0), (30.0, 30.0, 130.0)
-
-
-@pytest.mark.parametrize(
-    ("elongation", "radius", "contrast", "face_bgr", "faces"),
-    [
-        ((1.04, 1.4), (3.2, 2.5), (340, 270), (BLACK_TOP, BLACK_SIDE), [4, 2]),  # a black die
-        ((1.04, 1.4), (3.2, 3.2), (340, 340), (RED_TOP, RED_SIDE), [4, 2]),  # in the shade
-        ((1.04, 1.4), (3.2, 3.2), (340, 340), (BLACK_TOP, BLACK_SIDE), [6]),  # only longer
-        ((1.04, 1.04), (3.2, 2.5), (340, 270), (BLACK_TOP, BLACK_TOP), [6]),  # not longer
-    ],
-)
-def test_a_four_and_the_two_of_its_side_that_fit_a_six_are_told_apart(
-    elongation, radius, contrast, face_bgr, faces
-):
-    """All six pips fit a 6, but the lower two look longer, and smaller and dimmer or in the
-    shade: they are the side below a 4, seen at a slant, and the reader gets both faces to
-    tell a flat die from a leaning one. Pips by a die's rim also look longer: longer alone
-    is not enough."""
-    from companion.dice.pips import Pips
-    from companion.dice.reader import _faces_of_group, default_profile
-
-    xy = np.array([[100, 100], [120, 100], [100, 116], [120, 116], [101, 130], [119, 130]], float)
-    pips = Pips(
-        xy=xy,
-        r=np.repeat(radius, (4, 2)).astype(float),
-        polarity=np.ones(6),
-        contrast=np.repeat(contrast, (4, 2)).astype(float),
-        elongation=np.repeat(elongation, (4, 2)),
-        face_bgr=np.repeat(np.array(face_bgr), (4, 2), axis=0),
-        pip_bgr=np.tile([240.0, 240.0, 240.0], (6, 1)),
-        weak=np.zeros(6, bool),
-    )
-    read_as = _faces_of_group(np.arange(6), pips, default_profile())
-    assert [f.face for f in read_as] == faces
