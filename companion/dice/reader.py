@@ -120,23 +120,15 @@ def _face_of(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.F
     return facefit.Face(n, idx, centre, spacing, angle, residual, squash)
 
 
-def _like(
-    own: np.ndarray, among: np.ndarray, pips: pipfind.Pips, profile: Profile, shape=None
-) -> np.ndarray:
-    """Those of the pips `among` that may join the face of pips `own`: seen from above (a
-    pip on a side face looks long), of its polarity, size and colour. `shape` is (longest,
-    biggest) such a pip may look: round and at most 1.6 times as big by default. Only the few
-    pips near the face are looked at, often none."""
+def _like(own: np.ndarray, among: np.ndarray, pips: pipfind.Pips, profile: Profile) -> np.ndarray:
+    """Those of the pips `among` like the pips `own`: of their polarity and colour, and 0.6 to
+    1.6 times their size. Only the few pips near a face are looked at, often none."""
     if not len(among):
         return among
     r = float(facefit.middle(pips.r[own]))
-    longest, biggest = shape or (facefit.ROUND_PIP, 1.6)
     size = pips.r[among]
     among = among[
-        (pips.elongation[among] <= longest)
-        & (pips.polarity[among] == pips.polarity[own[0]])
-        & (size >= 0.6 * r)
-        & (size <= biggest * r)
+        (pips.polarity[among] == pips.polarity[own[0]]) & (size >= 0.6 * r) & (size <= 1.6 * r)
     ]
     if not len(among):
         return among  # as often as not: no colour to measure
@@ -178,7 +170,7 @@ def _faces_of_group(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> li
         return [short, *short.instead]
     if split is not None:
         return split
-    face = _without_odd(idx, pips, profile) or _with_doubtful(idx, pips, profile)
+    face = _without_odd(idx, pips, profile)
     if face is not None:
         return [face]
     return [idx]
@@ -279,25 +271,6 @@ def _top_of(pair: list[facefit.Face], pips: pipfind.Pips, profile: Profile, fits
         if _in_shade(pair[k], top, pips, profile):
             return top, False
     return None, False
-
-
-def _with_doubtful(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
-    """The face a cluster with no pattern makes with the one spot beside it of its pips'
-    polarity and colour that it lacks, however long or by the rim (a corner pip that merges
-    with the die's dark edge), flagged for a check."""
-    if not 3 <= len(idx) <= 5:
-        return None
-    centre = pips.xy[idx].mean(axis=0)
-    reach = np.hypot(*(pips.xy[idx] - centre).T).max()
-    beside = np.hypot(*(pips.xy - centre).T) <= 1.6 * reach
-    beside[idx] = False
-    beside = _like(idx, np.flatnonzero(beside), pips, profile, (math.inf, 1.8))
-    if len(beside) != 1:
-        return None
-    face = _face_of(np.concatenate([idx, beside]), pips, profile)
-    if face is not None:
-        face.doubtful = True
-    return face
 
 
 def _without_odd(idx: np.ndarray, pips: pipfind.Pips, profile: Profile) -> facefit.Face | None:
@@ -667,11 +640,7 @@ def _one_per_place(
         for k in over:
             if id(k) in on_side:
                 continue
-            if (
-                f.face == 1
-                and k.face == 1
-                and len(_like(k.pips, f.pips, pips, profile, (math.inf, 1.6)))
-            ):
+            if f.face == 1 and k.face == 1 and len(_like(k.pips, f.pips, pips, profile)):
                 k.doubtful = True
                 if k.twin is None:
                     k.twin = int(f.pips[0])

@@ -811,40 +811,6 @@ def test_a_small_dark_die_s_white_two_is_no_glint(body, seed):
     assert reading.values == [2] * 8, reading.problems
 
 
-@pytest.mark.parametrize(
-    ("beside", "glared", "pips_read"),
-    [
-        ([[120, 120]], 1.05, 4),
-        ([[120, 120], [90, 110]], 1.05, 4),
-        ([[120, 120]], 1.45, 5),
-    ],
-)
-def test_a_cluster_short_of_a_long_pip_by_the_rim_is_read_as_its_face_for_a_check(
-    beside, glared, pips_read
-):
-    """Four pips of a 5, its fourth corner pip merged with the die's dark rim: measured long
-    and by the rim, it joined no group. Four round pips fit a 5 short of a pip: a 5, for a
-    check, whatever lies beside them. Where a glare makes one of them look long too, the
-    one spot like them beside the cluster completes it, for a check."""
-    from companion.dice.pips import Pips
-    from companion.dice.reader import _faces_of_group, default_profile
-
-    xy = np.array([[100, 100], [120, 100], [110, 110], [100, 120], *beside], float)
-    n = len(xy)
-    pips = Pips(
-        xy=xy,
-        r=np.array([3.0] * 4 + [4.0] * (n - 4)),
-        polarity=-np.ones(n),
-        contrast=np.full(n, 150.0),
-        elongation=np.array([1.05] * 3 + [glared] + [1.9] * (n - 4)),
-        face_bgr=np.tile([40.0, 90.0, 120.0], (n, 1)),
-        pip_bgr=np.tile([5.0, 10.0, 20.0], (n, 1)),
-        weak=np.array([False] * 4 + [True] * (n - 4)),
-    )
-    (read_as,) = _faces_of_group(np.arange(4), pips, default_profile())
-    assert (read_as.face, len(read_as.pips), read_as.doubtful) == (5, pips_read, True)
-
-
 def test_a_one_beside_a_two_is_no_four_short_of_a_pip():
     """A 1 beside a 2, seen at a slant: the three pips fit three corners of a 4 as well. Cut
     in two, each has its die's edge around it: a 1 and a 2."""
