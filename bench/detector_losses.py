@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from train_faces import _labelled_by, _labels, _loss, _match
 
-from companion.dice import detector, learned, synth
-from companion.dice.scoring import held_out
+from companion.dice import detector, learned
+from companion.dice.scoring import held_out, synthetic_scenes
 
 PIP_BOX_TO_DIE = 1.35  # a die's edge, in sides of a box around its pips (at most)
 LOSSES = ("hands-free", "silent", "die missed", "extra die", "face wrong", "right, not sure")
@@ -38,11 +38,8 @@ LOSSES = ("hands-free", "silent", "die missed", "extra die", "face wrong", "righ
 def rendered(count: int, seed: int):
     """(name, frame, boxes, values) of the bench's rendered trays (scoring.synthetic_set's
     draws), each die's box where the frame's perspective put it."""
-    rng = np.random.default_rng(seed)
-    for i in range(count):
-        faces = [int(f) for f in rng.integers(1, 7, int(rng.integers(1, 9)))]
-        scene = synth.random_scene(faces, rng, touching=bool(rng.random() < 0.3))
-        frame = synth.render(scene, rng)
+    for name, scene, frame in synthetic_scenes(count, seed):
+        faces = [d.face for d in scene.dice]
         centres = np.array([[d.x, d.y] for d in scene.dice], np.float32)
         if scene.keystone:
             k, w, h = scene.keystone * scene.width, scene.width, scene.height
@@ -54,7 +51,7 @@ def rendered(count: int, seed: int):
             [x - d.size / 2, y - d.size / 2, x + d.size / 2, y + d.size / 2]
             for (x, y), d in zip(centres, scene.dice, strict=True)
         ]
-        yield f"synthetic-{i:04d}", frame, boxes, faces
+        yield name, frame, boxes, faces
 
 
 def photos(folder: Path):

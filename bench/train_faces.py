@@ -6,7 +6,8 @@
 
 Faces are learnt where they are read. Crops come from the labelled photo sets given (the
 held-out quarter of each set, `companion.dice.scoring.held_out`, is never trained on) and
-from rendered trays: every die the pip search proposes and every place the learned detector
+from rendered trays (with up to four things that are not dice lying about, each also cut out
+as "no die"): every die the pip search proposes and every place the learned detector
 finds a die (`companion/dice/detector.py`), labelled by the labelled die it lies on (a place
 on none, or a second one on a die already taken, is "no die"), and every labelled die itself,
 shifted by up to a tenth of it, scaled by up to 15% and turned by any angle. Training adds
@@ -225,7 +226,11 @@ def rendered_crops(count: int, rng, profile, det, side: int):
         faces = [int(f) for f in rng.integers(1, 7, int(rng.integers(1, 9)))]
         cocked = int(rng.random() < 0.25)
         scene = synth.random_scene(
-            faces, rng, touching=bool(rng.random() < 0.3), cocked=min(cocked, len(faces))
+            faces,
+            rng,
+            touching=bool(rng.random() < 0.3),
+            cocked=min(cocked, len(faces)),
+            things=int(rng.integers(0, 5)),
         )
         frame = synth.render(scene, rng)
         boxes = [
@@ -243,6 +248,10 @@ def rendered_crops(count: int, rng, profile, det, side: int):
             for d, c in zip(scene.dice, classes, strict=True):
                 xs += _jittered(frame, (d.x, d.y), d.size, rng, 1, side)
                 ys.append(c)
+            # What lies about is no die, cut at a die's size as a die would be.
+            for t in scene.things:
+                xs += _jittered(frame, (t.x, t.y), t.size, rng, 1, side)
+                ys.append(faceclass.NO_DIE)
         bg = _background(frame, boxes, float(np.mean([d.size for d in scene.dice])), rng, 1, side)
         xs += bg
         ys += [faceclass.NO_DIE] * len(bg)

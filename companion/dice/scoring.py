@@ -20,7 +20,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +28,7 @@ import numpy as np
 from companion.dice.profile import Profile
 from companion.dice.reading import Reading
 
+THINGS = 3  # at most this many things that are not dice lie about a rendered tray
 HELD_OUT = 4  # one image in this many is never trained on, chosen by a hash of its name
 
 
@@ -84,15 +85,29 @@ def load_set(folder: str | Path, only_held_out: bool = False) -> list[Sample]:
     return samples
 
 
-def synthetic_set(count: int, seed: int = 0, max_dice: int = 8) -> Iterator[Sample]:
-    """Rendered trays, made as they are scored (so a thousand need no memory)."""
+def synthetic_scenes(count: int, seed: int = 0, max_dice: int = 8) -> Iterator[tuple]:
+    """The bench's rendered trays, made one at a time: (name, scene, frame). Up to
+    THINGS things that are not dice lie about each, drawn from a generator of their own, so
+    the dice and the camera's noise stay those of the same seed without them."""
     from companion.dice import synth
 
     rng = np.random.default_rng(seed)
     for i in range(count):
         faces = [int(f) for f in rng.integers(1, 7, int(rng.integers(1, max_dice + 1)))]
         scene = synth.random_scene(faces, rng, touching=bool(rng.random() < 0.3))
-        yield Sample(f"synthetic-{i:04d}", tuple(faces), frame=synth.render(scene, rng))
+        about = np.random.default_rng([seed, i])
+        size = float(np.median([d.size for d in scene.dice]))
+        things = synth.random_things(
+            int(about.integers(0, THINGS + 1)), about, scene.width, scene.height, size, scene.dice
+        )
+        scene = replace(scene, things=things)
+        yield f"synthetic-{i:04d}", scene, synth.render(scene, rng)
+
+
+def synthetic_set(count: int, seed: int = 0, max_dice: int = 8) -> Iterator[Sample]:
+    """Rendered trays, made as they are scored (so a thousand need no memory)."""
+    for name, scene, frame in synthetic_scenes(count, seed, max_dice):
+        yield Sample(name, tuple(d.face for d in scene.dice), frame=frame)
 
 
 # What became of a roll (`outcome`)

@@ -1,8 +1,9 @@
 """Synthetic dice tray: renders realistic BGR frames of pip dice from a scene description.
 
 The tests, the simulated camera and the reader's tuning all use it. A scene is plain data
-(`Scene` with `DieSpec`s and an optional `HandSpec`), so a caller can build it by hand, take one
-from `random_scene`, or change it frame by frame; `render(scene, rng)` draws it.
+(`Scene` with `DieSpec`s, `ThingSpec`s of what else lies about and an optional `HandSpec`), so
+a caller can build it by hand, take one from `random_scene`, or change it frame by frame;
+`render(scene, rng)` draws it.
 
 Coordinates are pixels of the output frame; angles are degrees. `DieSpec.size` is the die's edge
 length in pixels as seen from straight above.
@@ -115,6 +116,43 @@ class HandSpec:
     skin: tuple[int, int, int] = (130, 160, 215)
 
 
+# What lies on a table beside the dice and is none: buttons, coins, screw heads and rubber
+# feet (disc), washers and rings (ring), blank tokens and tiles (tile), cables (cable) and the
+# print on boxes and boards (print). Each is about a die's size, so only a die's pips tell it
+# from a die.
+THING_KINDS = ("disc", "ring", "tile", "cable", "print")
+_THING_COLOURS = (
+    (150, 150, 150),
+    (90, 90, 90),
+    (30, 30, 30),
+    (235, 235, 235),
+    (185, 190, 195),  # steel
+    (60, 150, 200),  # brass
+    (40, 40, 170),
+    (150, 80, 30),
+    (60, 140, 60),
+)
+
+
+@dataclass(frozen=True)
+class ThingSpec:
+    """Something flat on the table that is not a die: one of THING_KINDS centred at (x, y),
+    `size` pixels across, turned by `angle`, in `colour`, with a `mark` colour for its rim,
+    hole or print."""
+
+    kind: str
+    x: float
+    y: float
+    size: float
+    angle: float = 0.0
+    colour: tuple[int, int, int] = (150, 150, 150)
+    mark: tuple[int, int, int] = (60, 60, 60)
+
+    def __post_init__(self) -> None:
+        if self.kind not in THING_KINDS:
+            raise ValueError(f"a thing is one of {', '.join(THING_KINDS)}, not {self.kind!r}")
+
+
 @dataclass(frozen=True)
 class Scene:
     """A whole frame. `view_tilt` is how obliquely the camera looks (0 straight down, 0.5
@@ -136,6 +174,7 @@ class Scene:
     blur: float = 0.6
     noise: float = 3.0
     hand: HandSpec | None = None
+    things: tuple[ThingSpec, ...] = ()
     extras: dict = field(default_factory=dict, compare=False)
 
 
@@ -294,6 +333,41 @@ def _surface(scene: Scene, h: int, w: int) -> np.ndarray:
     return base * (scene.light * (1 + ramp))[..., None]
 
 
+def _draw_thing(img: np.ndarray, thing: ThingSpec, light: float) -> None:
+    """Draw `thing` flat on the surface `img` (float BGR), lit like it."""
+    colour = _shade(thing.colour, light)
+    mark = _shade(thing.mark, light)
+    r = thing.size / 2
+    c = np.array([thing.x, thing.y])
+    a = math.radians(thing.angle)
+    turn = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    if thing.kind == "disc":
+        _fill(img, c + r * _CIRCLE, mark, scale=1)
+        _fill(img, c + 0.85 * r * _CIRCLE, colour, scale=1)
+    elif thing.kind == "ring":
+        centre = (round(thing.x * 16), round(thing.y * 16))
+        width = max(2, round(r * 0.35))
+        cv2.circle(img, centre, round(r * 0.8 * 16), colour, width, cv2.LINE_AA, shift=4)
+    elif thing.kind == "tile":
+        _fill(img, c + thing.size * _ROUNDED @ turn.T, colour, scale=1)
+    elif thing.kind == "cable":
+        bend = np.linspace(-1, 1, 9)
+        path = np.stack([bend * thing.size * 2.5, np.sin(bend * 2 + a) * thing.size * 0.6], 1)
+        points = np.round((c + path @ turn.T) * 16).astype(np.int32).reshape(-1, 1, 2)
+        width = max(2, int(thing.size * 0.3))
+        cv2.polylines(img, [points], False, colour, width, cv2.LINE_AA, shift=4)
+    else:  # print: a word of capitals, a die's size tall
+        rng = np.random.default_rng(int(thing.x * 7 + thing.y * 13))
+        word = "".join(chr(65 + int(k)) for k in rng.integers(0, 26, int(rng.integers(2, 6))))
+        scale = thing.size / 22.0
+        (tw, th), _ = cv2.getTextSize(word, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+        at = (int(thing.x - tw / 2), int(thing.y + th / 2))
+        ink = np.zeros(img.shape[:2], np.uint8)  # putText draws on bytes only
+        cv2.putText(ink, word, at, cv2.FONT_HERSHEY_SIMPLEX, scale, 255, max(1, int(scale * 2)))
+        share = (ink / 255.0)[..., None]
+        img[:] = img * (1 - share) + np.array(mark, np.float32) * share
+
+
 def _draw_hand(img: np.ndarray, hand: HandSpec, light: float) -> None:
     s = hand.width
     c = np.array([hand.x, hand.y])
@@ -342,6 +416,8 @@ def render(scene: Scene, rng: np.random.Generator | None = None) -> np.ndarray:
     rng = rng if rng is not None else np.random.default_rng()
     h, w = scene.height, scene.width
     img = _surface(scene, h, w)
+    for thing in scene.things:
+        _draw_thing(img, thing, scene.light)
     # Shadows first, all on the surface, then each die over them.
     shadow = np.zeros((h, w), np.float32)
     la = math.radians(scene.light_angle)
@@ -462,8 +538,10 @@ def random_scene(
     hand: bool = False,
     cocked: int = 0,
     pip_glare: float = 0.1,
+    things: int = 0,
 ) -> Scene:
-    """A plausible tray with one die per entry of `faces`. `style` picks one die style for all
+    """A plausible tray with one die per entry of `faces`, and `things` that are not dice
+    lying about. `style` picks one die style for all
     dice (default: one at random per scene, or mixed when None and rng says so). `cocked`
     dice (the last ones) lean against the tray wall."""
     surface_name = surface or str(rng.choice(list(SURFACES)))
@@ -528,7 +606,28 @@ def random_scene(
         blur=float(rng.uniform(0.3, 1.0)),
         noise=float(rng.uniform(1.0, 4.0)),
         hand=random_hand(rng, width, height) if hand else None,
+        things=random_things(things, rng, width, height, size, dice) if things else (),
     )
+
+
+def random_things(
+    n: int, rng: np.random.Generator, width: int, height: int, size: float, dice
+) -> tuple[ThingSpec, ...]:
+    """Up to `n` things of THING_KINDS about a die's `size`, none on any of `dice`."""
+    out: list[ThingSpec] = []
+    for _ in range(n * 20):
+        if len(out) == n:
+            break
+        side = size * float(rng.uniform(0.5, 1.3))
+        x, y = float(rng.uniform(0, width)), float(rng.uniform(0, height))
+        if all(math.hypot(x - d.x, y - d.y) > 0.8 * (d.size + side) for d in dice):
+            colour, mark = rng.choice(len(_THING_COLOURS), 2, replace=False)
+            kind = str(rng.choice(THING_KINDS))
+            angle = float(rng.uniform(0, 360))
+            out.append(
+                ThingSpec(kind, x, y, side, angle, _THING_COLOURS[colour], _THING_COLOURS[mark])
+            )
+    return tuple(out)
 
 
 def random_hand(rng: np.random.Generator, width: int, height: int) -> HandSpec:

@@ -3,8 +3,15 @@ proposals, and per-die accuracy that counts an extra die as an error."""
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from companion.dice import synth
 from companion.dice.reading import CHECK, OK, UNCERTAIN, Die, Reading
-from companion.dice.scoring import Sample, Score
+from companion.dice.scoring import Sample, Score, synthetic_scenes
 
 
 def _reading(faces: list[int], status: str = OK) -> Reading:
@@ -49,3 +56,23 @@ def test_per_die_accuracy_counts_extra_dice_as_errors():
     # 1 right of 3 labelled, 1 read: 1 of max(3, 1).
     assert round(_score(([1, 2, 3], _reading([1], CHECK)))["per_die_accuracy"], 4) == 0.3333
     assert _score(([1, 2, 3], _reading([3, 1, 2])))["per_die_accuracy"] == 1.0
+
+
+def test_the_bench_s_rendered_trays_have_things_that_are_not_dice_lying_off_the_dice():
+    trays = list(synthetic_scenes(30, seed=0))
+    assert sum(len(scene.things) for _, scene, _ in trays) >= 20
+    assert {t.kind for _, scene, _ in trays for t in scene.things} == set(synth.THING_KINDS)
+    for _, scene, _ in trays:
+        for t in scene.things:
+            assert all(
+                math.hypot(t.x - d.x, t.y - d.y) > 0.8 * (d.size + t.size) for d in scene.dice
+            )
+    scene = next(scene for _, scene, _ in trays if scene.things)
+    bare = synth.render(replace(scene, things=()), np.random.default_rng(0))
+    drawn = synth.render(scene, np.random.default_rng(0))
+    assert np.abs(drawn.astype(int) - bare).max() > 60  # they are drawn
+
+
+def test_a_thing_of_no_known_kind_is_refused():
+    with pytest.raises(ValueError, match="disc"):
+        synth.ThingSpec("die", 10, 10, 30)
