@@ -469,3 +469,31 @@ def test_a_die_less_surely_there_is_read_when_the_count_told_and_seen_settles_it
         assert checked.status == CHECK and "1 die not read for sure" in checked.problems
     faint = decided([found[0], replace(found[1], presence=0.4)], (480, 640, 3), s, 2, 8)
     assert faint.status == CHECK
+
+
+def _with_things(surface: str, size: float = 44) -> synth.Scene:
+    """Three dice on `surface`, and one of each thing that is not a die, each about a die's
+    size, lying between them."""
+    dice = [
+        scenes.die(f, 120 + 200 * i, 130, size=size, angle=20.0 * i)
+        for i, f in enumerate((3, 5, 2))
+    ]
+    spots = [(90, 300), (230, 330), (370, 290), (520, 340), (300, 430)]
+    kinds = ("disc", "ring", "tile", "print", "disc")
+    colours = ((150, 150, 150), (185, 190, 195), (235, 235, 235), (30, 30, 30), (60, 150, 200))
+    things = [
+        synth.ThingSpec(kind, x, y, size, 30.0, colour, (60, 60, 60))
+        for kind, (x, y), colour in zip(kinds, spots, colours, strict=True)
+    ]
+    things.append(synth.ThingSpec("cable", 320, 220, size, 0.0, (30, 30, 30)))
+    return replace(scenes.tray(dice, surface), things=tuple(things))
+
+
+@pytest.mark.parametrize("surface", ["white-sheet", "wood-light", "felt-blue"])
+def test_buttons_coins_tiles_cables_and_print_beside_the_dice_are_not_dice(surface):
+    """A table has more on it than dice: none of it is read as a die, told the count or not."""
+    frame = synth.render(_with_things(surface), np.random.default_rng(4))
+    told = read(frame, expected=3)
+    assert told.values == [2, 3, 5] and told.status == OK, told.problems
+    alone = read(frame)
+    assert alone.values == [2, 3, 5], alone.problems
