@@ -36,8 +36,8 @@ LOSSES = ("hands-free", "silent", "die missed", "extra die", "face wrong", "righ
 
 
 def rendered(count: int, seed: int):
-    """(name, frame, boxes, values) of the bench's rendered trays (scoring.synthetic_set's
-    draws), each die's box where the frame's perspective put it."""
+    """(name, frame, boxes, values) of the bench's rendered trays (scoring.synthetic_scenes),
+    each die's box where the frame's perspective put it."""
     for name, scene, frame in synthetic_scenes(count, seed):
         faces = [d.face for d in scene.dice]
         centres = np.array([[d.x, d.y] for d in scene.dice], np.float32)

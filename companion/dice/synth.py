@@ -180,16 +180,23 @@ class Scene:
 
 def _face_matrix(die: DieSpec, view_tilt: float) -> np.ndarray:
     """2x2 matrix taking face units to image pixels for the die's top face."""
-    a = math.radians(die.angle)
-    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    m = rot * die.size
+    m = _rotation(die.angle) * die.size
     if die.tilt:
         d = np.array([math.cos(math.radians(die.tilt_dir)), math.sin(math.radians(die.tilt_dir))])
         squash = np.eye(2) - (1 - math.cos(math.radians(die.tilt))) * np.outer(d, d)
         m = squash @ m
-    if view_tilt:
-        m = np.diag([1.0, math.sqrt(max(0.0, 1 - view_tilt**2))]) @ m
-    return m
+    return _seen(view_tilt) @ m
+
+
+def _rotation(degrees: float) -> np.ndarray:
+    a = math.radians(degrees)
+    return np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+
+
+def _seen(view_tilt: float) -> np.ndarray:
+    """2x2 matrix taking the table's plane to the image: foreshortened along y when the camera
+    looks at a slant."""
+    return np.diag([1.0, math.sqrt(max(0.0, 1 - view_tilt**2))])
 
 
 def _extrusion(die: DieSpec, view_tilt: float) -> np.ndarray:
@@ -333,27 +340,30 @@ def _surface(scene: Scene, h: int, w: int) -> np.ndarray:
     return base * (scene.light * (1 + ramp))[..., None]
 
 
-def _draw_thing(img: np.ndarray, thing: ThingSpec, light: float) -> None:
-    """Draw `thing` flat on the surface `img` (float BGR), lit like it."""
-    colour = _shade(thing.colour, light)
-    mark = _shade(thing.mark, light)
+def _draw_thing(img: np.ndarray, thing: ThingSpec, scene: Scene) -> None:
+    """Draw `thing` flat on the surface `img` (float BGR), lit and foreshortened like it (its
+    print stays upright, as on the side of a box)."""
+    colour = _shade(thing.colour, scene.light)
+    mark = _shade(thing.mark, scene.light)
     r = thing.size / 2
     c = np.array([thing.x, thing.y])
-    a = math.radians(thing.angle)
-    turn = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    seen = _seen(scene.view_tilt)
+    m = seen @ _rotation(thing.angle)
     if thing.kind == "disc":
-        _fill(img, c + r * _CIRCLE, mark, scale=1)
-        _fill(img, c + 0.85 * r * _CIRCLE, colour, scale=1)
+        _fill(img, c + r * _CIRCLE @ m.T, mark, scale=1)
+        _fill(img, c + 0.85 * r * _CIRCLE @ m.T, colour, scale=1)
     elif thing.kind == "ring":
         centre = (round(thing.x * 16), round(thing.y * 16))
+        axes = (round(r * 0.8 * 16), round(r * 0.8 * seen[1, 1] * 16))
         width = max(2, round(r * 0.35))
-        cv2.circle(img, centre, round(r * 0.8 * 16), colour, width, cv2.LINE_AA, shift=4)
+        cv2.ellipse(img, centre, axes, 0, 0, 360, colour, width, cv2.LINE_AA, shift=4)
     elif thing.kind == "tile":
-        _fill(img, c + thing.size * _ROUNDED @ turn.T, colour, scale=1)
+        _fill(img, c + thing.size * _ROUNDED @ m.T, colour, scale=1)
     elif thing.kind == "cable":
         bend = np.linspace(-1, 1, 9)
+        a = math.radians(thing.angle)
         path = np.stack([bend * thing.size * 2.5, np.sin(bend * 2 + a) * thing.size * 0.6], 1)
-        points = np.round((c + path @ turn.T) * 16).astype(np.int32).reshape(-1, 1, 2)
+        points = np.round((c + path @ m.T) * 16).astype(np.int32).reshape(-1, 1, 2)
         width = max(2, int(thing.size * 0.3))
         cv2.polylines(img, [points], False, colour, width, cv2.LINE_AA, shift=4)
     else:  # print: a word of capitals, a die's size tall
@@ -417,7 +427,7 @@ def render(scene: Scene, rng: np.random.Generator | None = None) -> np.ndarray:
     h, w = scene.height, scene.width
     img = _surface(scene, h, w)
     for thing in scene.things:
-        _draw_thing(img, thing, scene.light)
+        _draw_thing(img, thing, scene)
     # Shadows first, all on the surface, then each die over them.
     shadow = np.zeros((h, w), np.float32)
     la = math.radians(scene.light_angle)
