@@ -16,6 +16,11 @@
    finds and reads dice its own way (pips counted, a classifier of its own), reads the same
    dice (for sure, unless the table told the count): two readers that fail differently
    seldom agree on a wrong roll. It costs a second read of the flagged rolls alone.
+
+A die the frame cuts is flagged: its face may be cut too, and other dice may lie beyond the
+frame. But when the table told how many dice it asked for and all of them are seen, a die whose
+edge lies a little past the frame (the profile's `frame_overhang`: its pips are still in view)
+is read like any other.
 """
 
 from __future__ import annotations
@@ -48,7 +53,10 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     model = detector.model()
     # Told the count, the places beside dice may make it up (decided).
     found = model.find(frame, profile.scale.die_pixels(frame.shape), expected is not None)
-    reading = decided(found, frame.shape, model.settings, expected, profile.dice.max_dice)
+    dice = profile.dice
+    reading = decided(
+        found, frame.shape, model.settings, expected, dice.max_dice, dice.frame_overhang
+    )
     return seconded(frame, profile, reading)
 
 
@@ -61,12 +69,13 @@ def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
     roll of doubted faces alone, and the pip search sure of it (its sureness, which a place
     that may be a die takes away, is then the only guard)."""
     told = reading.expected is not None
+    overhang = profile.dice.frame_overhang if told else 0.0
     if (
         reading.ok
         or not reading.dice
         or (told and len(reading.dice) != reading.expected)
         or (not told and reading.problems != _own_problems(reading, profile))
-        or any(COCKED in d.flags or _cut_off(d.box, frame.shape) for d in reading.dice)
+        or any(COCKED in d.flags or _cut_off(d.box, frame.shape, overhang) for d in reading.dice)
     ):
         return reading
     from companion.dice.reader import read as pip_search
@@ -98,9 +107,12 @@ def decided(
     s: detector.Settings,
     expected: int | None,
     max_dice: int,
+    overhang: float = 0.0,
 ) -> Reading:
     """The reading of the dice the detector found in a frame of `shape`, by the thresholds
-    `s`: what `read` reports, and what the detector's thresholds are fitted on."""
+    `s`: what `read` reports, and what the detector's thresholds are fitted on. `overhang`:
+    the share of a die's edge that may lie past the frame when as many dice are seen as the
+    table told."""
     placed = [f for f in found if f.presence >= s.present and not f.beside]
     faint = sorted(
         (f for f in found if s.maybe <= f.presence and (f.beside or f.presence < s.present)),
@@ -115,25 +127,30 @@ def decided(
     # and each of them more likely one.
     told = expected is not None and len(placed) + len(filling) == expected
     sure_at = s.sure_told if told else s.sure_present
-    dice = [_die(f, shape, s, sure_at) for f in placed]
-    dice += [_die(f, shape, s, math.inf) for f in filling]
+    past = overhang if told else 0.0
+    dice = [_die(f, shape, s, sure_at, past) for f in placed]
+    dice += [_die(f, shape, s, math.inf, past) for f in filling]
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
     lowest = s.maybe_told if told else s.maybe
     maybe = sum(f.presence >= lowest and not f.beside for f in faint[len(filling) :])
     return verdict(dice, expected, max_dice, maybe)
 
 
-def _die(f: detector.Found, shape: tuple[int, ...], s: detector.Settings, sure_at: float) -> Die:
+def _die(
+    f: detector.Found, shape: tuple[int, ...], s: detector.Settings, sure_at: float, past: float
+) -> Die:
     p = network.probabilities(f.logits, s.temperature)
     box = f.box
     if int(np.argmax(p)) == detector.COCKED and p[detector.COCKED] >= s.accept:
         return Die(None, box, f.centre, float(p[detector.COCKED]), (COCKED,))
     face = int(np.argmax(p[:6]))
-    sure = f.presence >= sure_at and p[face] >= s.accept and not _cut_off(box, shape)
+    sure = f.presence >= sure_at and p[face] >= s.accept and not _cut_off(box, shape, past)
     return Die(face + 1, box, f.centre, float(p[face]), () if sure else (UNCERTAIN,))
 
 
-def _cut_off(box: tuple[int, int, int, int], shape: tuple[int, ...]) -> bool:
-    """Does the die's outline reach the frame's edge? Then only part of it is in view."""
+def _cut_off(box: tuple[int, int, int, int], shape: tuple[int, ...], past: float = 0.0) -> bool:
+    """Does the die's outline reach the frame's edge, or lie more than `past` of its edge
+    beyond it? Then only part of it is in view."""
     x1, y1, x2, y2 = box
-    return x1 <= 0 or y1 <= 0 or x2 >= shape[1] or y2 >= shape[0]
+    m = past * (x2 - x1)
+    return x1 <= -m or y1 <= -m or x2 >= shape[1] + m or y2 >= shape[0] + m

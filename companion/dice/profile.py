@@ -94,6 +94,7 @@ class DiceParams:
     view_squash: float = 0.9
     max_dice: int = 25
     overlap: float = 0.85
+    frame_overhang: float = 0.1
 
     limits: ClassVar[dict] = {
         "edge_tolerance": _num(0.05, 1, "share of the pip contrast that marks the die's edge"),
@@ -110,6 +111,9 @@ class DiceParams:
         "view_squash": _num(0.3, 1, "how square a flat die's top face looks to this camera"),
         "max_dice": _num(1, 100, "more dice than this is not a roll", True),
         "overlap": _num(0.1, 2, "faces closer than this (in die edges) are one die's faces"),
+        "frame_overhang": _num(
+            0, 0.5, "share of a die past the frame (pips in view) read when the count asked is seen"
+        ),
     }
 
 
