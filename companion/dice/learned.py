@@ -1,7 +1,8 @@
 """Read the dice in one camera frame with the learned detector:
 `read(frame, profile, expected=None) -> Reading`.
 
-1. a hand in the tray: no reading (scene.py);
+1. a hand in the tray: no reading (scene.py), unless the table told how many dice it asked
+   for and every one is read hands-free (a tray of a skin's colour looks like a hand);
 2. the detector finds the dice at the scale that brings them to its die size (detector.py):
    in one pass at the calibrated die size (`scale.calibrated_die`), else after passes that
    search for the dice's size;
@@ -47,9 +48,9 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     """Read the dice in a BGR frame. `expected` is how many dice the table asked for."""
 
     profile = profile or default_profile()
-    first = hand_or_refused(frame, profile.scene, expected)
-    if first is not None:
-        return first
+    hand = hand_or_refused(frame, profile.scene, expected)
+    if hand is not None and expected is None:
+        return hand
     model = detector.model()
     # Told the count, the places beside dice may make it up (decided).
     found = model.find(frame, profile.scale.die_pixels(frame.shape), expected is not None)
@@ -57,7 +58,11 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     reading = decided(
         found, frame.shape, model.settings, expected, dice.max_dice, dice.frame_overhang
     )
-    return seconded(frame, profile, reading)
+    reading = seconded(frame, profile, reading)
+    # What looks like a hand may be a tray or table of its colour (tan leather, red felt),
+    # which would otherwise stop every roll: the roll stands when every die the table asked
+    # for is seen and sure, as a hand that hides none of them changes nothing.
+    return reading if hand is None or reading.ok else hand
 
 
 def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:

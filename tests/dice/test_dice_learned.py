@@ -250,13 +250,36 @@ def test_a_view_of_a_frame_is_read_like_the_frame():
 
 
 def test_hand_in_view_gives_no_reading():
+    """A hand over one of the dice asked for, or over a tray whose dice the table did not
+    count, stops the roll until it leaves. One that hides none of the dice asked for
+    changes nothing."""
     rng = np.random.default_rng(4)
     hand = synth.HandSpec(x=320, y=330, angle=-90, width=190)
-    scene = scenes.tray([scenes.die(3, 120, 120), scenes.die(4, 520, 110)], "felt-blue", hand=hand)
-    reading = read(synth.render(scene, rng), expected=2)
-    assert reading.status == HAND
-    assert not reading.is_reading
-    assert read(synth.render(replace(scene, hand=None), rng), expected=2).values == [3, 4]
+    dice = [scenes.die(3, 120, 120), scenes.die(4, 520, 110), scenes.die(6, 320, 330)]
+    scene = scenes.tray(dice, "felt-blue", hand=hand)
+    frame = synth.render(scene, rng)
+    for expected in (3, None):
+        reading = read(frame, expected=expected)
+        assert reading.status == HAND
+        assert not reading.is_reading
+    assert read(frame, expected=2).values == [3, 4]
+    assert read(synth.render(replace(scene, hand=None), rng), expected=3).values == [3, 4, 6]
+
+
+def test_a_tray_of_a_skin_s_colour_stops_no_roll_whose_dice_are_all_read():
+    """A tan leather tray on a table of another colour looks like a hand to the colour test
+    and stopped every roll. Told how many dice it asked for and reading them all for sure,
+    the table gets them; not told, a hand could hide a die, and the roll waits."""
+    tray = synth.ThingSpec("tile", 320, 240, 330, 8, (90, 130, 180), (90, 130, 180))
+    dice = [
+        scenes.die(f, 240 + 80 * i, 220 + 30 * (i % 2), "white", size=40, angle=12 * i)
+        for i, f in enumerate((2, 5, 6))
+    ]
+    scene = replace(scenes.tray(dice, "felt-blue"), things=(tray,))
+    frame = synth.render(scene, np.random.default_rng(2))
+    told = read(frame, expected=3)
+    assert told.status == OK and told.values == [2, 5, 6]
+    assert read(frame).status == HAND
 
 
 def test_cocked_die_is_flagged_not_guessed():
