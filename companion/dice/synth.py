@@ -98,6 +98,8 @@ class DieSpec:
     # Swirls of a lighter shade over the top face, up to this many times brighter: a marbled
     # die (each die's swirls its own, from where it lies).
     marble: float = 1.0
+    # A die of another game: this symbol on its top face in place of pips (no die to read).
+    symbol: str = ""
 
     def __post_init__(self) -> None:
         if self.face not in PIP_LAYOUT:
@@ -117,10 +119,11 @@ class HandSpec:
 
 
 # What lies on a table beside the dice and is none: buttons, coins, screw heads and rubber
-# feet (disc), washers and rings (ring), blank tokens and tiles (tile), cables (cable) and the
-# print on boxes and boards (print). Each is about a die's size, so only a die's pips tell it
-# from a die.
-THING_KINDS = ("disc", "ring", "tile", "cable", "print")
+# feet (disc), washers and rings (ring), blank tokens and tiles (tile), cables (cable), the
+# print on boxes and boards (print) and the dice of other games, a symbol on top in place of
+# pips (symbol). Each is about a die's size, so only a die's pips tell it from a die.
+THING_KINDS = ("disc", "ring", "tile", "cable", "print", "symbol")
+SYMBOLS = ("?", "8", "12", "+", "X", "A", "#", "$", "&", "%", "@", "S", "Z")
 _THING_COLOURS = (
     (150, 150, 150),
     (90, 90, 90),
@@ -271,6 +274,9 @@ def _draw_die(
     rim = np.round(top * _SS * 16).astype(np.int32).reshape(-1, 1, 2)
     width = max(1, round(die.size * _SS * 0.04))
     cv2.polylines(layer, [rim], True, _shade(die.body, 0.6 * light), width, cv2.LINE_AA, 4)
+    if die.symbol:
+        _draw_symbol(layer, die, m, centre, light)
+        return
     pip_r = 0.09
     for u, v in PIP_LAYOUT[die.face]:
         r = die.one_pip if die.face == 1 else pip_r
@@ -279,6 +285,22 @@ def _draw_die(
         if die.pip_glare:
             glint = (np.array([u - r * 0.3, v - r * 0.3]) + 0.35 * r * _CIRCLE) @ m.T + centre
             _fill(layer, glint, (245, 245, 245))
+
+
+def _draw_symbol(layer: np.ndarray, die: DieSpec, m: np.ndarray, centre, light: float) -> None:
+    """The die's symbol over the middle of its top face (face matrix `m`), in its pips' colour."""
+    n = 64  # the symbol is drawn upright on an n x n square, then laid on the face
+    ink = np.zeros((n, n), np.uint8)  # putText draws on bytes only
+    scale = 1.6 if len(die.symbol) == 1 else 1.1
+    (tw, th), _ = cv2.getTextSize(die.symbol, cv2.FONT_HERSHEY_SIMPLEX, scale, 6)
+    at = ((n - tw) // 2, (n + th) // 2)
+    cv2.putText(ink, die.symbol, at, cv2.FONT_HERSHEY_SIMPLEX, scale, 255, 6, cv2.LINE_AA)
+    # Face units (the middle 0.8 of the face) from the square's pixels, then the layer's.
+    span = 0.8 / n
+    affine = _SS * np.hstack([m * span, (centre + m @ np.array([-0.4, -0.4]))[:, None]])
+    shape = layer.shape[1], layer.shape[0]
+    a = cv2.warpAffine(ink, affine, shape, flags=cv2.INTER_LINEAR)[..., None] / np.float32(255)
+    layer[:] = layer * (1 - a) + np.array(_shade(die.pips, light), np.float32) * a
 
 
 def _shade_face(layer: np.ndarray, top: np.ndarray, die: DieSpec, m: np.ndarray, centre) -> None:
@@ -366,6 +388,8 @@ def _draw_thing(img: np.ndarray, thing: ThingSpec, scene: Scene) -> None:
         points = np.round((c + path @ m.T) * 16).astype(np.int32).reshape(-1, 1, 2)
         width = max(2, int(thing.size * 0.3))
         cv2.polylines(img, [points], False, colour, width, cv2.LINE_AA, shift=4)
+    elif thing.kind == "symbol":
+        pass  # a die: drawn with the dice (render)
     else:  # print: a word of capitals, a die's size tall
         rng = np.random.default_rng(int(thing.x * 7 + thing.y * 13))
         word = "".join(chr(65 + int(k)) for k in rng.integers(0, 26, int(rng.integers(2, 6))))
@@ -376,6 +400,17 @@ def _draw_thing(img: np.ndarray, thing: ThingSpec, scene: Scene) -> None:
         cv2.putText(ink, word, at, cv2.FONT_HERSHEY_SIMPLEX, scale, 255, max(1, int(scale * 2)))
         share = (ink / 255.0)[..., None]
         img[:] = img * (1 - share) + np.array(mark, np.float32) * share
+
+
+def _symbol_die(thing: ThingSpec) -> DieSpec:
+    """A thing of kind "symbol" as the die it is: its symbol, and the pips on its sides,
+    chosen by where it lies."""
+    rng = np.random.default_rng([abs(int(thing.x * 16)), abs(int(thing.y * 16))])
+    symbol = SYMBOLS[int(rng.integers(len(SYMBOLS)))]
+    face = int(rng.integers(1, 7))
+    return DieSpec(
+        face, thing.x, thing.y, thing.size, thing.angle, thing.colour, thing.mark, symbol=symbol
+    )
 
 
 def _draw_hand(img: np.ndarray, hand: HandSpec, light: float) -> None:
@@ -428,23 +463,24 @@ def render(scene: Scene, rng: np.random.Generator | None = None) -> np.ndarray:
     img = _surface(scene, h, w)
     for thing in scene.things:
         _draw_thing(img, thing, scene)
+    dice = (*scene.dice, *(_symbol_die(t) for t in scene.things if t.kind == "symbol"))
     # Shadows first, all on the surface, then each die over them.
     shadow = np.zeros((h, w), np.float32)
     la = math.radians(scene.light_angle)
-    for die in scene.dice:
+    for die in dice:
         m = _face_matrix(die, scene.view_tilt)
         e = _extrusion(die, scene.view_tilt)
         top = np.array([die.x, die.y]) + _ROUNDED @ m.T
         off = np.array([math.cos(la), math.sin(la)]) * die.size * (0.18 + 0.5 * die.tilt / 90)
         hull = cv2.convexHull(np.vstack([top, top + e, top + e + off]).astype(np.float32))
         _fill(shadow, hull.reshape(-1, 2), 1.0, scale=1)
-    if scene.dice:
-        sigma = max(1.0, np.median([d.size for d in scene.dice]) * 0.08)
+    if dice:
+        sigma = max(1.0, np.median([d.size for d in dice]) * 0.08)
         shadow = cv2.GaussianBlur(shadow, (0, 0), sigma)
         img *= (1 - scene.shadow * np.clip(shadow, 0, 1))[..., None]
     # Far dice first (the camera looks from +y): a near die may hide a far one's side, and
     # a far die's side never covers a near one's top.
-    for die in sorted(scene.dice, key=lambda d: d.y):
+    for die in sorted(dice, key=lambda d: d.y):
         reach = die.size * (1.2 + scene.view_tilt) + die.motion_blur + 4
         x0 = int(max(0, die.x - reach))
         y0 = int(max(0, die.y - reach))
