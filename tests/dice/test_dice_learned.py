@@ -534,3 +534,24 @@ def test_buttons_coins_tiles_cables_and_print_beside_the_dice_are_not_dice(surfa
     assert told.values == [2, 3, 5] and told.status == OK, told.problems
     alone = read(frame)
     assert alone.values == [2, 3, 5], alone.problems
+
+
+@pytest.mark.parametrize("surface", ["white-sheet", "wood-light", "felt-blue"])
+def test_the_dice_of_other_games_beside_the_dice_are_not_dice(surface):
+    """Dice with a symbol in place of pips (a question mark, a number, a sign) lying among
+    the pip dice are not read as dice, told the count or not."""
+    dice = [
+        scenes.die(f, 120 + 200 * i, 130, size=44, angle=20.0 * i) for i, f in enumerate((3, 5, 2))
+    ]
+    colours = (((235, 235, 235), (30, 30, 30)), ((30, 30, 30), (60, 150, 200)))
+    others = [
+        synth.ThingSpec("symbol", x, y, 44, 15.0 * k, *colours[k % 2])
+        for k, (x, y) in enumerate([(110, 330), (260, 300), (420, 340), (560, 290)])
+    ]
+    frame = synth.render(
+        replace(scenes.tray(dice, surface), things=tuple(others)), np.random.default_rng(5)
+    )
+    told = read(frame, expected=3)
+    assert told.values == [2, 3, 5] and told.status == OK, told.problems
+    alone = read(frame)
+    assert alone.values == [2, 3, 5], alone.problems
