@@ -121,9 +121,10 @@ class HandSpec:
 # What lies on a table beside the dice and is none: buttons, coins, screw heads and rubber
 # feet (disc), washers and rings (ring), blank tokens and tiles (tile), cables (cable), the
 # print on boxes and boards (print) and the dice of other games, a symbol on top in place of
-# pips (symbol). Each is about a die's size, so only a die's pips tell it from a die.
+# pips (symbol). Each is about a die's size, so only a die's pips tell it from a die. No
+# symbol is a ring about a dot, which is how some dice show a 1.
 THING_KINDS = ("disc", "ring", "tile", "cable", "print", "symbol")
-SYMBOLS = ("?", "8", "12", "+", "X", "A", "#", "$", "&", "%", "@", "S", "Z")
+SYMBOLS = ("?", "8", "12", "+", "X", "A", "#", "$", "&", "%", "S", "Z")
 _THING_COLOURS = (
     (150, 150, 150),
     (90, 90, 90),
