@@ -34,7 +34,16 @@ import numpy as np
 
 from companion.dice import detector, network
 from companion.dice.profile import Profile
-from companion.dice.reading import COCKED, OK, UNCERTAIN, Die, Reading, hand_or_refused, verdict
+from companion.dice.reading import (
+    COCKED,
+    OK,
+    UNCERTAIN,
+    Die,
+    Reading,
+    hand_or_refused,
+    through_hand,
+    verdict,
+)
 
 
 @lru_cache(maxsize=1)
@@ -58,11 +67,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     reading = decided(
         found, frame.shape, model.settings, expected, dice.max_dice, dice.frame_overhang
     )
-    reading = seconded(frame, profile, reading)
-    # What looks like a hand may be a tray or table of its colour (tan leather, red felt),
-    # which would otherwise stop every roll: the roll stands when every die the table asked
-    # for is seen and sure, as a hand that hides none of them changes nothing.
-    return reading if hand is None or reading.ok else hand
+    return through_hand(hand, seconded(frame, profile, reading))
 
 
 def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:

@@ -26,7 +26,15 @@ import numpy as np
 from companion.dice import faces as facefit
 from companion.dice import pips as pipfind
 from companion.dice.profile import Profile
-from companion.dice.reading import COCKED, UNCERTAIN, Die, Reading, hand_or_refused, verdict
+from companion.dice.reading import (
+    COCKED,
+    UNCERTAIN,
+    Die,
+    Reading,
+    hand_or_refused,
+    through_hand,
+    verdict,
+)
 from companion.dice.recount import SPACING, box_of, recounted, short_face, spaced
 
 ONE_PIP_RADIUS = 0.12  # a lone pip's radius, in die edges (it is often bigger)
@@ -425,14 +433,14 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     from companion.dice import faceclass
 
     profile = profile or default_profile()
-    first = hand_or_refused(frame, profile.scene, expected)
-    if first is not None:
-        return first
+    hand = hand_or_refused(frame, profile.scene, expected)
+    if hand is not None and expected is None:
+        return hand
     proposed = propose(frame, profile, expected)
     dice = _classified(frame, list(proposed.dice), faceclass.model())
     reading = verdict(dice, expected, profile.dice.max_dice)
     reading.extras.update(proposed.extras)
-    return reading
+    return through_hand(hand, reading)
 
 
 def _classified(frame: np.ndarray, proposed: list[Die], model) -> list[Die]:

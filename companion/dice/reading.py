@@ -98,7 +98,8 @@ def verdict(dice: list[Die], expected: int | None, max_dice: int, maybe: int = 0
 def hand_or_refused(frame: Any, scene: Any, expected: int | None) -> Reading | None:
     """What every reader checks first: a frame that is no H x W x 3 BGR image of bytes, or
     too small, is refused (ValueError); a hand in the tray (`scene`: the profile's scene
-    settings) gives a HAND reading; None: read the dice."""
+    settings) gives a HAND reading, which `through_hand` keeps or sets aside once the dice are
+    read; None: read the dice."""
     from companion.dice.scene import hand_in_view
 
     if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != "uint8":
@@ -108,3 +109,12 @@ def hand_or_refused(frame: Any, scene: Any, expected: int | None) -> Reading | N
     if hand_in_view(frame, scene):
         return Reading(status=HAND, expected=expected, problems=("a hand is in the tray",))
     return None
+
+
+def through_hand(hand: Reading | None, reading: Reading) -> Reading:
+    """`reading`, or the HAND reading `hand_or_refused` gave (`hand`) but for a roll whose
+    every die the table asked for is read for sure: what looks like a hand may be a tray or
+    table of a skin's colour (tan leather, red felt), which would otherwise stop every roll,
+    and a hand that hides none of the dice asked for changes nothing (one that hides one
+    leaves the roll short). Not told the count, a hand could hide a die: the roll waits."""
+    return reading if hand is None or (reading.ok and reading.expected is not None) else hand

@@ -182,12 +182,17 @@ def test_a_frame_that_is_no_bgr_image_of_bytes_is_refused_clearly():
 
 
 def test_hand_in_view_gives_no_reading():
+    """A hand over one of the dice asked for, or over dice the table did not count, stops
+    the roll; one that hides none of the dice asked for changes nothing."""
     rng = np.random.default_rng(4)
     hand = synth.HandSpec(x=320, y=330, angle=-90, width=190)
-    scene = scenes.tray([scenes.die(3, 120, 120), scenes.die(4, 520, 110)], "felt-blue", hand=hand)
-    reading = read(synth.render(scene, rng), expected=2)
-    assert reading.status == HAND
-    assert not reading.is_reading
+    dice = [scenes.die(3, 120, 120), scenes.die(4, 520, 110), scenes.die(6, 320, 330)]
+    frame = synth.render(scenes.tray(dice, "felt-blue", hand=hand), rng)
+    for expected in (3, None):
+        reading = read(frame, expected=expected)
+        assert reading.status == HAND
+        assert not reading.is_reading
+    assert read(frame, expected=2).values == [3, 4]
 
 
 def test_a_hand_on_a_skin_coloured_table_is_still_seen():

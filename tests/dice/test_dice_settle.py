@@ -42,8 +42,9 @@ def test_no_reading_while_dice_tumble_or_a_hand_is_in_the_tray():
     final, rng = _final([4, 4], seed=2)
     frames = synth.throw_sequence(final, rng, rest_s=0.0, hand_before=True)[:-1]
     assert _feed(SettleDetector(expected=2), frames, rng) == []
-    # A hand resting still in the tray is not a roll either.
+    # A hand resting still in the tray over a die is not a roll either.
     hand = synth.random_hand(rng, final.width, final.height)
+    hand = replace(hand, x=final.dice[0].x, y=final.dice[0].y)
     held = [replace(final, hand=hand)] * 10
     assert _feed(SettleDetector(expected=2), held, rng) == []
 
