@@ -14,9 +14,10 @@
    the table asked for (seeing fewer, the likeliest faint places, or places beside a die
    that may be a touching die, are proposed as doubted dice to make up the count);
 4. a roll flagged only for doubt is read hands-free when the pip search (reader.py), which
-   finds and reads dice its own way (pips counted, a classifier of its own), reads the same
-   dice (for sure, unless the table told the count): two readers that fail differently
-   seldom agree on a wrong roll. It costs a second read of the flagged rolls alone.
+   finds and reads dice its own way (pips counted, a classifier of its own), at the size the
+   detector measured them, reads the same dice (for sure, unless the table told the count):
+   two readers that fail differently seldom agree on a wrong roll. It costs a second read of
+   the flagged rolls alone.
 
 A die the frame cuts is flagged: its face may be cut too, and other dice may lie beyond the
 frame. But when the table told how many dice it asked for and all of them are seen, a die whose
@@ -27,6 +28,7 @@ is read like any other.
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import replace
 from functools import lru_cache
 
@@ -88,9 +90,13 @@ def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
         or any(COCKED in d.flags or _cut_off(d.box, frame.shape, overhang) for d in reading.dice)
     ):
         return reading
+    from companion.dice.reader import die_size
     from companion.dice.reader import read as pip_search
 
-    other = pip_search(frame, profile, reading.expected)
+    # At the dice's size as the detector measured it: the pip search's own measure, from
+    # pips where it finds no outline (coloured dice on a dark tray), drifts with resolution.
+    edge = statistics.median(die_size(d) for d in reading.dice)
+    other = pip_search(frame, profile, reading.expected, edge)
     agrees = other.values == reading.values and len(other.dice) == len(reading.dice)
     if not agrees or not (told or other.ok):
         return reading

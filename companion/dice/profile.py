@@ -135,12 +135,16 @@ class ScaleParams:
     longest_side: int = 640
     die_size: float = 42.0
     tolerance: float = 1.6
+    measured_die: float = 52.0
     calibrated_die: float = 0.0
 
     limits: ClassVar[dict] = {
         "longest_side": _num(160, 4096, "a frame is first searched this long (px)", True),
         "die_size": _num(12, 120, "the die size the pip search is tuned for (px)"),
         "tolerance": _num(1.05, 4, "dice found this much bigger or smaller: search again"),
+        "measured_die": _num(
+            12, 200, "the die edge the pip search reads at when the detector measured it (px)"
+        ),
         "calibrated_die": _num(
             0,
             0.5,

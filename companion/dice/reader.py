@@ -424,8 +424,14 @@ def _size(face: facefit.Face) -> float:
     return face.spacing / facefit.PIP_OFFSET
 
 
-def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None = None) -> Reading:
-    """Read the dice in a BGR frame. `expected` is how many dice the table asked for.
+def read(
+    frame: np.ndarray,
+    profile: Profile | None = None,
+    expected: int | None = None,
+    edge: float | None = None,
+) -> Reading:
+    """Read the dice in a BGR frame. `expected` is how many dice the table asked for; `edge`
+    the dice's edge in frame pixels, when another reader measured it.
 
     The pip search proposes dice on the frame brought to a canonical die size (`propose`);
     the face classifier reads each proposed die from the full frame and says how sure it is.
@@ -436,7 +442,7 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     hand = hand_or_refused(frame, profile.scene, expected)
     if hand is not None and expected is None:
         return hand
-    proposed = propose(frame, profile, expected)
+    proposed = propose(frame, profile, expected, edge)
     dice = _classified(frame, list(proposed.dice), faceclass.model())
     reading = verdict(dice, expected, profile.dice.max_dice)
     reading.extras.update(proposed.extras)
@@ -491,36 +497,41 @@ def die_size(die: Die) -> float:
     return max(math.sqrt(max(x2 - x1, 1) * max(y2 - y1, 1)), 4.0)
 
 
-def propose(frame: np.ndarray, profile: Profile, expected: int | None = None) -> Reading:
-    """The dice the pip search finds, in `frame`'s pixels: searched on the frame brought to
-    `scale.longest_side`, then, where the dice found there are bigger or smaller than
-    `scale.die_size` by more than `scale.tolerance` times, again at the scale they give."""
-    import cv2
-
+def propose(
+    frame: np.ndarray, profile: Profile, expected: int | None = None, edge: float | None = None
+) -> Reading:
+    """The dice the pip search finds, in `frame`'s pixels. Given the dice's `edge` (the
+    detector's measure), one search on the frame brought to dice `scale.measured_die` across;
+    else searched on the frame brought to `scale.longest_side`, then, where the dice found
+    there are bigger or smaller than `scale.die_size` by more than `scale.tolerance` times,
+    again at the scale they give (the pip search measures a die by its outline where it finds
+    one, else by its pips, which span less of it). Never finer than the frame brought to
+    `scale.longest_side`: looking finer at a photo shows its grain and the grain of its dice
+    as pips."""
     p = profile.scale
-    factor = min(1.0, p.longest_side / max(frame.shape[:2]))
-    for _ in range(2):
-        small = frame
-        if factor != 1.0:
-            size = (round(frame.shape[1] * factor), round(frame.shape[0] * factor))
-            size = (max(size[0], 16), max(size[1], 16))
-            small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
-        reading = _search(small, profile, expected)
-        sizes = [die_size(d) for d in reading.dice if d.face]
-        if not sizes:
-            # No die at this scale: dice far bigger than the search's (a camera close over
-            # the tray) show no pips it can see; look once more at a fraction of the size.
-            if factor * max(frame.shape[:2]) <= 2 * p.longest_side / p.tolerance**2:
+    first = min(1.0, p.longest_side / max(frame.shape[:2]))
+    if edge:
+        factor = min(p.measured_die / edge, first)
+        reading = _search(_resized(frame, factor), profile, expected)
+    else:
+        factor = first
+        for _ in range(2):
+            reading = _search(_resized(frame, factor), profile, expected)
+            sizes = [die_size(d) for d in reading.dice if d.face]
+            if not sizes:
+                # No die at this scale: dice far bigger than the search's (a camera close
+                # over the tray) show no pips it can see; look once more at a fraction.
+                if factor * max(frame.shape[:2]) <= 2 * p.longest_side / p.tolerance**2:
+                    break
+                factor /= p.tolerance**2
+                continue
+            seen = statistics.median(sizes)
+            if 1 / p.tolerance <= seen / p.die_size <= p.tolerance:
                 break
-            factor /= p.tolerance**2
-            continue
-        seen = statistics.median(sizes)
-        if 1 / p.tolerance <= seen / p.die_size <= p.tolerance:
-            break
-        wanted = min(factor * p.die_size / seen, 1.0)
-        if abs(wanted - factor) < 0.05 * factor:
-            break
-        factor = wanted
+            wanted = min(factor * p.die_size / seen, first)
+            if abs(wanted - factor) < 0.05 * factor:
+                break
+            factor = wanted
     if factor == 1.0:
         return reading
     dice = tuple(
@@ -533,6 +544,16 @@ def propose(frame: np.ndarray, profile: Profile, expected: int | None = None) ->
     )
     extras = {**reading.extras, "scale": factor}
     return Reading(dice, reading.status, reading.problems, expected, extras)
+
+
+def _resized(frame: np.ndarray, factor: float) -> np.ndarray:
+    """`frame` shrunk by `factor` (at most 1), averaged over areas."""
+    import cv2
+
+    if factor == 1.0:
+        return frame
+    size = (max(round(frame.shape[1] * factor), 16), max(round(frame.shape[0] * factor), 16))
+    return cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
 
 
 def _search(frame: np.ndarray, profile: Profile, expected: int | None) -> Reading:

@@ -414,8 +414,8 @@ def test_told_the_count_the_pip_search_reading_the_same_values_unsure_seconds_th
 
     sure = reader.read
 
-    def unsure_of_one(frame, profile=None, expected=None):
-        read = sure(frame, profile, expected)
+    def unsure_of_one(frame, profile=None, expected=None, edge=None):
+        read = sure(frame, profile, expected, edge)
         doubted = [replace(read.dice[0], flags=(UNCERTAIN,)), *read.dice[1:]]
         return verdict(doubted, expected, Profile().dice.max_dice)
 

@@ -39,6 +39,26 @@ def test_a_roll_photographed_at_a_higher_resolution_reads_the_same(zoom):
         assert abs(b.centre[1] - zoom * a.centre[1]) < 4 * zoom
 
 
+@pytest.mark.parametrize("zoom", [3.0, 5.0])
+def test_the_pip_search_seconding_the_detector_reads_a_big_still_as_the_camera_s_frame(zoom):
+    """Told the dice's edge as the detector measured it, the pip search reads a still of
+    any resolution as it reads the 640x480 frame: at the dice's measured size, never finer
+    than the frame brought to its longest side (its own measure of small coloured dice,
+    from their pips, once took it finer in big stills, where it read grain as pips)."""
+    frame = _roll([2, 3, 5, 6], seed=8, size=30.0)
+    big = cv2.resize(frame, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+    small, large = read(frame, expected=4, edge=30.0), read(big, expected=4, edge=30.0 * zoom)
+    assert small.status == large.status == OK, (small.problems, large.problems)
+    assert large.values == small.values == [2, 3, 5, 6]
+    for a, b in zip(
+        sorted(small.dice, key=lambda d: d.centre),
+        sorted(large.dice, key=lambda d: d.centre),
+        strict=True,
+    ):
+        assert abs(b.centre[0] - zoom * a.centre[0]) < 2 * zoom
+        assert abs(b.centre[1] - zoom * a.centre[1]) < 2 * zoom
+
+
 def test_big_dice_close_to_the_camera_are_read():
     """Dice 150 px across in a 640x480 frame (a camera close over the tray)."""
     rng = np.random.default_rng(5)
