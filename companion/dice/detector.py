@@ -105,6 +105,9 @@ class Settings:
     # Whose face scores are read (FACE_SCORES), whichever read the held-out photos best.
     faces: str = "detector"
     classifier: str = "faces"  # the face classifier's model files (faceclass.model)
+    # Not told how many dice, a place beside a die at or above this chance makes the roll
+    # checked: a touching pair seen as one die reads a die short.
+    beside_maybe: float = 0.4
 
 
 class Detector:

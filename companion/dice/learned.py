@@ -63,8 +63,9 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
     if hand is not None and expected is None:
         return hand
     model = detector.model()
-    # Told the count, the places beside dice may make it up (decided).
-    found = model.find(frame, profile.scale.die_pixels(frame.shape), expected is not None)
+    # With the places beside dice: told the count, they may make it up; not told, one likely
+    # a die makes the roll checked (decided).
+    found = model.find(frame, profile.scale.die_pixels(frame.shape), beside=True)
     dice = profile.dice
     reading = decided(
         found, frame.shape, model.settings, expected, dice.max_dice, dice.frame_overhang
@@ -148,7 +149,10 @@ def decided(
     dice += [_die(f, shape, s, math.inf, past) for f in filling]
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
     lowest = s.maybe_told if told else s.maybe
-    maybe = sum(f.presence >= lowest and not f.beside for f in faint[len(filling) :])
+    # Not told the count, a place beside a die that is likely a die too: a touching pair seen
+    # as one die (the side faces of oblique views, also beside dice, are seldom this likely).
+    beside = s.beside_maybe if expected is None else math.inf
+    maybe = sum(f.presence >= (beside if f.beside else lowest) for f in faint[len(filling) :])
     return verdict(dice, expected, max_dice, maybe)
 
 

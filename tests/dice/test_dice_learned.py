@@ -471,10 +471,12 @@ def test_told_more_dice_than_are_surely_seen_the_likeliest_faint_places_make_up_
     assert len(five_told.dice) == 2 and five_told.status == CHECK
 
 
-def test_a_place_beside_a_die_is_a_die_only_when_the_count_told_needs_one():
+def test_a_place_beside_a_die_fills_a_count_told_and_checks_a_roll_not_told_if_likely():
     """A place beside a die (a touching neighbour, or that die's side face) fills a count
-    told and short, as a doubted die however sure it looks; otherwise it is no die and
-    does not make the roll checked."""
+    told and short, as a doubted die however sure it looks, and told as many dice as are
+    seen it is none. Not told, one likely a die (`beside_maybe`: a touching pair seen as one
+    die) makes the roll checked, as it may be a die short; a faint one (a side face) does
+    not."""
     s = detector.Settings(1.0, 0.4, 0.6, 0.9, maybe=0.12, maybe_told=0.4, sure_told=0.6)
     three, five = np.eye(detector.FACES)[2] * 12, np.eye(detector.FACES)[4] * 12
     found = [
@@ -485,9 +487,13 @@ def test_a_place_beside_a_die_is_a_die_only_when_the_count_told_needs_one():
     short = decided(found, (480, 640, 3), s, expected=3, max_dice=8)
     assert short.values == [3, 5, 5] and short.status == CHECK
     assert [d.centre for d in short.dice if d.flagged] == [(340.0, 300.0)]
-    for expected in (2, None):
-        reading = decided(found, (480, 640, 3), s, expected=expected, max_dice=8)
-        assert reading.status == OK and reading.values == [3, 5]
+    told = decided(found, (480, 640, 3), s, expected=2, max_dice=8)
+    assert told.status == OK and told.values == [3, 5]
+    not_told = decided(found, (480, 640, 3), s, expected=None, max_dice=8)
+    assert not_told.status == CHECK and "1 more thing may be dice" in not_told.problems
+    faint = [*found[:2], replace(found[2], presence=s.beside_maybe - 0.1)]
+    reading = decided(faint, (480, 640, 3), s, expected=None, max_dice=8)
+    assert reading.status == OK and reading.values == [3, 5]
 
 
 def test_a_die_less_surely_there_is_read_when_the_count_told_and_seen_settles_it():
