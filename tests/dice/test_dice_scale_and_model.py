@@ -19,6 +19,18 @@ def _roll(faces, seed: int, size: float = 44.0) -> np.ndarray:
     return synth.render(scene, rng)
 
 
+def _same_places(small, large, zoom: float, within: float) -> None:
+    """The dice of `large` lie where those of `small` do, in the big frame's pixels (within
+    `within` of the small frame's pixels)."""
+    for a, b in zip(
+        sorted(small.dice, key=lambda d: d.centre),
+        sorted(large.dice, key=lambda d: d.centre),
+        strict=True,
+    ):
+        assert abs(b.centre[0] - zoom * a.centre[0]) < within * zoom
+        assert abs(b.centre[1] - zoom * a.centre[1]) < within * zoom
+
+
 @pytest.mark.parametrize("zoom", [2.0, 4.0])
 def test_a_roll_photographed_at_a_higher_resolution_reads_the_same(zoom):
     """A 640x480 tray and the same tray at 1280x960 or 2560x1920 (dice 90-180 px): the reader
@@ -29,14 +41,7 @@ def test_a_roll_photographed_at_a_higher_resolution_reads_the_same(zoom):
     assert small.status == OK, small.problems
     assert large.status == OK, large.problems
     assert large.values == small.values == [1, 3, 4, 6]
-    # positions come back in the big frame's pixels
-    for a, b in zip(
-        sorted(small.dice, key=lambda d: d.centre),
-        sorted(large.dice, key=lambda d: d.centre),
-        strict=True,
-    ):
-        assert abs(b.centre[0] - zoom * a.centre[0]) < 4 * zoom
-        assert abs(b.centre[1] - zoom * a.centre[1]) < 4 * zoom
+    _same_places(small, large, zoom, 4.0)
 
 
 @pytest.mark.parametrize("zoom", [3.0, 5.0])
@@ -50,13 +55,7 @@ def test_the_pip_search_seconding_the_detector_reads_a_big_still_as_the_camera_s
     small, large = read(frame, expected=4, edge=30.0), read(big, expected=4, edge=30.0 * zoom)
     assert small.status == large.status == OK, (small.problems, large.problems)
     assert large.values == small.values == [2, 3, 5, 6]
-    for a, b in zip(
-        sorted(small.dice, key=lambda d: d.centre),
-        sorted(large.dice, key=lambda d: d.centre),
-        strict=True,
-    ):
-        assert abs(b.centre[0] - zoom * a.centre[0]) < 2 * zoom
-        assert abs(b.centre[1] - zoom * a.centre[1]) < 2 * zoom
+    _same_places(small, large, zoom, 2.0)
 
 
 def test_big_dice_close_to_the_camera_are_read():
