@@ -2,7 +2,7 @@
 `read(frame, profile, expected=None) -> Reading`.
 
 1. a hand in the tray: no reading (scene.py), unless the table told how many dice it asked
-   for and every one is read hands-free (a tray of a skin's colour looks like a hand);
+   for and every one is seen (a tray of a skin's colour looks like a hand; reading.py);
 2. the detector finds the dice at the scale that brings them to its die size (detector.py):
    in one pass at the calibrated die size (`scale.calibrated_die`), else after passes that
    search for the dice's size;
@@ -38,6 +38,7 @@ from companion.dice import detector, network
 from companion.dice.profile import Profile
 from companion.dice.reading import (
     COCKED,
+    MADE_UP,
     OK,
     UNCERTAIN,
     Die,
@@ -106,7 +107,7 @@ def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
     if told and any(d.confidence < 0.5 and _nearest(d, other.dice).flagged for d in reading.dice):
         return reading
     dice = tuple(replace(d, flags=()) for d in reading.dice)
-    return Reading(dice, OK, (), reading.expected, {"seconded_by": "pip-search"})
+    return Reading(dice, OK, (), reading.expected, {**reading.extras, "seconded_by": "pip-search"})
 
 
 def _nearest(die: Die, dice: tuple[Die, ...]) -> Die:
@@ -153,7 +154,10 @@ def decided(
     # as one die (the side faces of oblique views, also beside dice, are seldom this likely).
     beside = s.beside_maybe if expected is None else math.inf
     maybe = sum(f.presence >= (beside if f.beside else lowest) for f in faint[len(filling) :])
-    return verdict(dice, expected, max_dice, maybe)
+    reading = verdict(dice, expected, max_dice, maybe)
+    if filling:  # a hand may hide the dice these stand for (reading.through_hand)
+        reading.extras[MADE_UP] = len(filling)
+    return reading
 
 
 def _die(

@@ -122,11 +122,15 @@ class SceneParams:
     hand_area: float = 0.04
     hand_colour_distance: float = 60.0
     hand_fill: float = 0.25
+    hand_reaches: float = 0.1
+    hand_beneath: float = 0.75
 
     limits: ClassVar[dict] = {
         "hand_area": _num(0.001, 1, "skin-coloured share of the frame that means a hand"),
         "hand_colour_distance": _num(1, 255, "skin must differ this much from the tray"),
         "hand_fill": _num(0, 1, "share of its bounding box a hand covers (a wall band less)"),
+        "hand_reaches": _num(0, 1, "share of the ring round a die that is hand: it may hide it"),
+        "hand_beneath": _num(0, 1, "share of that ring from which the die lies on the 'hand'"),
     }
 
 

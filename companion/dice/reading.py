@@ -40,6 +40,10 @@ CHECK = "check"  # dice were read but something needs a look: see `problems`
 EMPTY = "empty"  # no dice in view: no reading
 HAND = "hand"  # a hand is in the tray: no reading
 
+# Reading.extras: how many of the dice are places that may be dice, proposed to make up the
+# count the table asked for
+MADE_UP = "made_up"
+
 
 @dataclass(frozen=True)
 class Reading:
@@ -106,15 +110,22 @@ def hand_or_refused(frame: Any, scene: Any, expected: int | None) -> Reading | N
         raise ValueError("a frame is an H x W x 3 BGR image of bytes (uint8)")
     if min(frame.shape[:2]) < 16:
         raise ValueError(f"a frame of {frame.shape[1]}x{frame.shape[0]} pixels is too small")
-    if hand_in_view(frame, scene):
-        return Reading(status=HAND, expected=expected, problems=("a hand is in the tray",))
-    return None
+    hand = hand_in_view(frame, scene)
+    if hand is None:
+        return None
+    problems = ("a hand is in the tray",)
+    return Reading(status=HAND, expected=expected, problems=problems, extras={HAND: hand})
 
 
 def through_hand(hand: Reading | None, reading: Reading) -> Reading:
     """`reading`, or the HAND reading `hand_or_refused` gave (`hand`) but for a roll whose
-    every die the table asked for is read for sure: what looks like a hand may be a tray or
-    table of a skin's colour (tan leather, red felt), which would otherwise stop every roll,
-    and a hand that hides none of the dice asked for changes nothing (one that hides one
-    leaves the roll short). Not told the count, a hand could hide a die: the roll waits."""
-    return reading if hand is None or (reading.ok and reading.expected is not None) else hand
+    every die the table asked for is seen, none made up from places that may be dice
+    (`MADE_UP`) and none that the hand may partly hide: a hand that hides none of the dice
+    asked for changes nothing, and what looks like a hand may be a tray or table of a skin's
+    colour (tan leather, red felt), which would otherwise stop every roll. Not told the
+    count, a hand could hide a whole die: the roll waits."""
+    if hand is None:
+        return reading
+    seen = reading.is_reading and len(reading.dice) == reading.expected
+    hides = any(hand.extras[HAND].may_hide(d) for d in reading.dice)
+    return reading if seen and not reading.extras.get(MADE_UP) and not hides else hand

@@ -266,10 +266,11 @@ def test_hand_in_view_gives_no_reading():
     assert read(synth.render(replace(scene, hand=None), rng), expected=3).values == [3, 4, 6]
 
 
-def test_a_tray_of_a_skin_s_colour_stops_no_roll_whose_dice_are_all_read():
+def test_a_tray_of_a_skin_s_colour_stops_no_roll_whose_dice_are_all_seen():
     """A tan leather tray on a table of another colour looks like a hand to the colour test
-    and stopped every roll. Told how many dice it asked for and reading them all for sure,
-    the table gets them; not told, a hand could hide a die, and the roll waits."""
+    and stopped every roll. Told how many dice it asked for and seeing them all on it, the
+    table gets them: read for sure, or a cocked die to reroll. Not told, a hand could hide a
+    die, and the roll waits."""
     tray = synth.ThingSpec("tile", 320, 240, 330, 8, (90, 130, 180), (90, 130, 180))
     dice = [
         scenes.die(f, 240 + 80 * i, 220 + 30 * (i % 2), "white", size=40, angle=12 * i)
@@ -280,6 +281,34 @@ def test_a_tray_of_a_skin_s_colour_stops_no_roll_whose_dice_are_all_read():
     told = read(frame, expected=3)
     assert told.status == OK and told.values == [2, 5, 6]
     assert read(frame).status == HAND
+    cocked = scenes.die(4, 330, 330, "white", size=40, tilt=42, tilt_dir=90, cocked=True)
+    scene = replace(scene, dice=(*dice, cocked))
+    reading = read(synth.render(scene, np.random.default_rng(2)), expected=4)
+    assert reading.problems == ("1 cocked die: reroll",) and reading.values == [2, 5, 6]
+
+
+@pytest.mark.parametrize(("dx", "dy"), [(-80, 60), (-60, -100), (60, -100), (80, 0)])
+def test_a_hand_that_may_hide_part_of_a_die_stops_the_roll(dx, dy):
+    """Fingers over part of a 6 leave three of its pips in view, which both readers read as
+    a 3. Told how many dice and seeing them all, a hand that reaches a die without lying
+    all round it may hide part of it: the roll waits for it to leave."""
+    dice = [scenes.die(3, 120, 120), scenes.die(4, 520, 110), scenes.die(6, 320, 330)]
+    hand = synth.HandSpec(x=320 + dx, y=330 + dy, angle=-90, width=160)
+    scene = scenes.tray(dice, "felt-blue", hand=hand)
+    assert read(synth.render(scene, np.random.default_rng(4)), expected=3).status == HAND
+    reading = read(synth.render(replace(scene, hand=None), np.random.default_rng(4)), expected=3)
+    assert reading.status == OK and reading.values == [3, 4, 6]
+
+
+def test_a_hand_over_a_die_stops_the_roll_though_something_else_makes_up_the_count():
+    """A hand over the 6, and a die of another game lying about that may be a die: told
+    three dice, the two seen and that one make three, but the hand may hide the third. The
+    roll waits for the hand to leave."""
+    dice = [scenes.die(3, 120, 120), scenes.die(4, 520, 110), scenes.die(6, 320, 330)]
+    other = synth.ThingSpec("symbol", 150, 360, 40, 20, (150, 150, 150), (30, 30, 30))
+    hand = synth.HandSpec(x=320, y=330, angle=-90, width=160)
+    scene = replace(scenes.tray(dice, "felt-blue", hand=hand), things=(other,))
+    assert read(synth.render(scene, np.random.default_rng(4)), expected=3).status == HAND
 
 
 def test_cocked_die_is_flagged_not_guessed():
