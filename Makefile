@@ -27,9 +27,7 @@ export TRIXIE_PY BOOKWORM_PY  # found once, for the runs below too
 
 .PHONY: run test test-main test-trixie test-bookworm lint format bench clean
 
-# The install compiles companion/dice/*.c: a change to them needs the install again.
-C_SOURCES := $(wildcard companion/dice/*.c)
-INSTALL_INPUTS := pyproject.toml setup.py $(C_SOURCES)
+INSTALL_INPUTS := pyproject.toml
 
 # What a machine needs before pip can build the companion, each said in one line.
 define check_machine
@@ -40,11 +38,6 @@ define check_machine
 @$(1) -c 'import ensurepip, venv' >/dev/null 2>&1 || { \
 	echo "make: $(1) cannot make a virtual environment (Debian: apt install python3-venv)" >&2; \
 	exit 1; }
-@$(1) -c 'import os, sysconfig; os.stat(sysconfig.get_paths()["include"] + "/Python.h")' \
-	>/dev/null 2>&1 || { echo "make: no Python.h for $(1): the dice reader's C loops need" \
-	"Python's headers (Debian: apt install python3-dev)" >&2; exit 1; }
-@command -v "$${CC:-cc}" >/dev/null || { echo "make: no C compiler ($${CC:-cc}): the dice" \
-	"reader's C loops need one (Debian: apt install gcc)" >&2; exit 1; }
 endef
 
 # $(call venv,DIR,PYTHON,CONSTRAINTS): DIR with the companion and its dev tools installed.
@@ -69,8 +62,7 @@ run: $(STAMP)
 	$(BIN)/companion run
 
 # Lint, every test on this machine's newest libraries (two workers), then the Pi runs side by
-# side, each printed whole when it ends. The venvs are built first, one after the other: each
-# install compiles the C loops into the same checkout.
+# side, each printed whole when it ends. The venvs are built first, one after the other.
 test: lint .venv-trixie/.installed $(if $(BOOKWORM_PY),.venv-bookworm/.installed)
 	$(MAKE) --no-print-directory test-main
 	$(MAKE) --no-print-directory -j2 --output-sync=target test-trixie test-bookworm

@@ -558,8 +558,8 @@ def _resized(frame: np.ndarray, factor: float) -> np.ndarray:
 
 def _search(frame: np.ndarray, profile: Profile, expected: int | None) -> Reading:
     """The pip search's reading of a frame whose dice are about `scale.die_size` across."""
-    # The compiled passes take a frame as one block of memory: a camera's frame can be a
-    # view with padded rows.
+    # The whole-frame passes and the loops take a frame as one block of memory: a camera's
+    # frame can be a view with padded rows.
     frame = np.ascontiguousarray(frame)
     search = profile.pips
     if expected:

@@ -1,5 +1,6 @@
-"""The pip search's compiled whole-frame passes give, byte for byte, what OpenCV gives (the
-reader was tuned on OpenCV's), and refuse arrays of the wrong size with a clear error."""
+"""The pip search's whole-frame passes give, byte for byte, what OpenCV's smoothing,
+top-hats and 5 x 5 maxima give (the reader was tuned on them), and refuse arrays of the wrong
+size with a clear error."""
 
 import cv2
 import numpy as np

@@ -1,5 +1,5 @@
-"""The compiled loops of the dice reader: right answers on shapes worked out by hand, and a
-clear error, not a crash or a wrong read, when handed arrays of the wrong size."""
+"""The dice reader's per-candidate loops: right answers on shapes worked out by hand, and a
+clear error, not a wrong read, when handed arrays of the wrong size."""
 
 import math
 
