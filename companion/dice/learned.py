@@ -15,7 +15,8 @@
    that may be a touching die, are proposed as doubted dice to make up the count);
 4. a roll flagged only for doubt is read hands-free when the pip search (reader.py), which
    finds and reads dice its own way (pips counted, a classifier of its own), at the size the
-   detector measured them, reads the same dice (for sure, unless the table told the count):
+   detector measured them, reads the same dice (for sure, unless the table told the count;
+   told it, the doubted dice alike and for sure where they lie will do):
    two readers that fail differently seldom agree on a wrong roll. It costs a second read of
    the flagged rolls alone.
 
@@ -75,13 +76,15 @@ def read(frame: np.ndarray, profile: Profile | None = None, expected: int | None
 
 
 def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
-    """`reading`, hands-free if the pip search reads the same roll: only a roll flagged for
-    nothing but doubt, never for a cocked die or one the frame cuts. Told the count, a roll
-    of as many dice, doubted faces or a place that may be a die, and the pip search's values
-    are enough, sure or not (the count guards against a die both readers miss), unless it is
-    unsure of a die whose face the detector gives less than even odds; not told, a
-    roll of doubted faces alone, and the pip search sure of it (its sureness, which a place
-    that may be a die takes away, is then the only guard)."""
+    """`reading`, hands-free if the pip search reads the same roll (`_agrees`): only a roll
+    flagged for nothing but doubt, never for a cocked die or one the frame cuts. Told the
+    count, a roll of as many dice, doubted faces or a place that may be a die, and the pip
+    search's values are enough, sure or not (the count guards against a die both readers
+    miss), unless it is unsure of a die whose face the detector gives less than even odds;
+    or, the roll flagged for its doubted faces alone, the pip search sure of each where it
+    lies, whatever else it sees. Not told, a roll of doubted faces alone, and the pip search
+    sure of it (its sureness, which a place that may be a die takes away, is then the only
+    guard)."""
     told = reading.expected is not None
     overhang = profile.dice.frame_overhang if told else 0.0
     if (
@@ -99,8 +102,7 @@ def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
     # pips where it finds no outline (coloured dice on a dark tray), drifts with resolution.
     edge = statistics.median(die_size(d) for d in reading.dice)
     other = pip_search(frame, profile, reading.expected, edge)
-    agrees = other.values == reading.values and len(other.dice) == len(reading.dice)
-    if not agrees or not (told or other.ok):
+    if not _agrees(reading, other, profile) or not (told or other.ok):
         return reading
     # Two readers unsure of a die may agree by chance when one of them gives its face less
     # than even odds: then the other must be sure of it.
@@ -108,6 +110,35 @@ def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
         return reading
     dice = tuple(replace(d, flags=()) for d in reading.dice)
     return Reading(dice, OK, (), reading.expected, {**reading.extras, "seconded_by": "pip-search"})
+
+
+def _agrees(reading: Reading, other: Reading, profile: Profile) -> bool:
+    """Does the pip search (`other`) read the roll as the detector does? The same values and
+    count; or, told the count and the roll flagged for nothing but its own doubted dice,
+    each doubted die read alike for sure by one die of the pip search's alone where it lies,
+    and none read otherwise for sure where a die the detector is sure of lies: what the pip
+    search takes for a die elsewhere (a die of another game, a die's side) leaves the roll
+    as it is."""
+    if other.values == reading.values and len(other.dice) == len(reading.dice):
+        return True
+    if reading.expected is None or not other.is_reading:
+        return False
+    if reading.problems != _own_problems(reading, profile):
+        return False
+    from companion.dice.reader import die_size
+
+    for die in reading.dice:
+        edge = die_size(die)
+        near = [o for o in other.dice if math.dist(o.centre, die.centre) < 0.5 * edge]
+        if not die.flagged:
+            if any(o.face != die.face and not o.flagged for o in near):
+                return False
+            continue
+        # Alone: a second die of the pip search's on it is the die's side, or half of it.
+        around = [o for o in other.dice if math.dist(o.centre, die.centre) < 0.75 * edge]
+        if len(around) != 1 or near != around or near[0].face != die.face or near[0].flagged:
+            return False
+    return True
 
 
 def _nearest(die: Die, dice: tuple[Die, ...]) -> Die:

@@ -462,6 +462,61 @@ def test_told_the_count_the_pip_search_reading_the_same_values_unsure_seconds_th
     assert seconded(_seconded_frame(), Profile(), unlikely) == unlikely
 
 
+def _pip_search_also_sees(monkeypatch, *extra: Die) -> None:
+    """The pip search reads the frame as it does, and sees `extra` dice besides."""
+    from companion.dice import reader
+
+    own = reader.read
+
+    def seeing_more(frame, profile=None, expected=None, edge=None):
+        read = own(frame, profile, expected, edge)
+        return verdict([*read.dice, *extra], expected, Profile().dice.max_dice)
+
+    monkeypatch.setattr(reader, "read", seeing_more)
+
+
+def _die_at(face: int, x: float, y: float, flags=()) -> Die:
+    return Die(
+        face, (round(x - 22), round(y - 22), round(x + 22), round(y + 22)), (x, y), 0.99, flags
+    )
+
+
+def test_told_the_count_each_doubted_die_read_alike_where_it_lies_seconds_the_roll(monkeypatch):
+    """Told how many dice, the pip search reading every doubted die alike and for sure where
+    it lies seconds the roll, whatever else it takes for a die (a die of another game in a
+    corner of the tray): its count is not the roll's."""
+    _pip_search_also_sees(monkeypatch, _die_at(1, 600, 60))
+    reading = seconded(_seconded_frame(), Profile(), _doubted((2, 4, 5, 6)))
+    assert reading.status == OK and reading.values == [2, 4, 5, 6]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        _die_at(2, 110, 262),  # a second die on the 2: its side, or half of it
+        _die_at(3, 390, 240),  # the 5 read for sure as a 3
+    ],
+    ids=["two on one die", "a sure die read otherwise"],
+)
+def test_told_the_count_the_pip_search_seeing_more_seconds_no_die_it_reads_otherwise(
+    monkeypatch, extra
+):
+    """The pip search seeing more dice than the roll's seconds it die by die, and no die
+    where it sees two dice, or a die the detector is sure of read otherwise for sure."""
+    two, four, five, six = _doubted((2, 4, 5, 6)).dice
+    sure_five = verdict([two, four, replace(five, flags=()), six], 4, Profile().dice.max_dice)
+    _pip_search_also_sees(monkeypatch, extra)
+    assert seconded(_seconded_frame(), Profile(), sure_five) == sure_five
+
+
+def test_told_the_count_a_roll_with_a_faint_place_is_seconded_only_by_the_same_roll(monkeypatch):
+    """A place that may be a die, and the pip search seeing a die more than the roll: die by
+    die agreement does not settle what the faint place is."""
+    _pip_search_also_sees(monkeypatch, _die_at(1, 600, 60))
+    faint = _doubted((2, 4, 5, 6), maybe=1)
+    assert seconded(_seconded_frame(), Profile(), faint) == faint
+
+
 def test_a_faint_place_checks_a_roll_unless_the_count_told_and_seen_settles_it():
     s = detector.Settings(1.0, 0.4, 0.6, 0.9, maybe=0.12, maybe_told=0.4, sure_told=0.6)
     three, five = np.eye(detector.FACES)[2] * 12, np.eye(detector.FACES)[4] * 12
