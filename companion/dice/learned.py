@@ -16,7 +16,8 @@
 4. a roll flagged only for doubt is read hands-free when the pip search (reader.py), which
    finds and reads dice its own way (pips counted, a classifier of its own), at the size the
    detector measured them, reads the same dice (for sure, unless the table told the count;
-   told it, the doubted dice alike and for sure where they lie will do):
+   told it, the doubted dice alike and for sure where they lie will do, and a doubted die
+   more than told where it sees no die at all is none):
    two readers that fail differently seldom agree on a wrong roll. It costs a second read of
    the flagged rolls alone.
 
@@ -82,10 +83,13 @@ def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
     search's values are enough, sure or not (the count guards against a die both readers
     miss), unless it is unsure of a die whose face the detector gives less than even odds;
     or, the roll flagged for its doubted faces alone, the pip search sure of each where it
-    lies, whatever else it sees. Not told, a roll of doubted faces alone, and the pip search
-    sure of it (its sureness, which a place that may be a die takes away, is then the only
-    guard)."""
+    lies, whatever else it sees; or, seeing a die more than told, one of them doubted, the
+    roll without it (`_without_doubted_extra`). Not told, a roll of doubted faces alone, and
+    the pip search sure of it (its sureness, which a place that may be a die takes away, is
+    then the only guard)."""
     told = reading.expected is not None
+    if told and len(reading.dice) == reading.expected + 1:
+        return _without_doubted_extra(frame, profile, reading)
     overhang = profile.dice.frame_overhang if told else 0.0
     if (
         reading.ok
@@ -112,6 +116,44 @@ def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
     return Reading(dice, OK, (), reading.expected, {**reading.extras, "seconded_by": "pip-search"})
 
 
+def _without_doubted_extra(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
+    """Told the count and seeing a die more, one of them doubted and the others sure: the
+    roll without the doubted one, if the pip search sees no die at all where it lies (a die
+    of another game, a token or a die's side taken for a die; a stray die of the roll's own
+    kind it would see) and reads each of the others alike where they lie. Otherwise
+    `reading`, for a check."""
+    doubted = [d for d in reading.dice if d.flagged]
+    rest = [d for d in reading.dice if not d.flagged]
+    fewer = verdict(rest, reading.expected, profile.dice.max_dice)
+    if (
+        len(doubted) != 1
+        or COCKED in doubted[0].flags
+        or _cut_off(doubted[0].box, frame.shape)
+        or not fewer.ok
+        or reading.problems != _own_problems(reading, profile)
+    ):
+        return reading
+    from companion.dice.reader import die_size
+    from companion.dice.reader import read as pip_search
+
+    edge = statistics.median(die_size(d) for d in rest)
+    other = pip_search(frame, profile, reading.expected, edge)
+    if not other.is_reading or _seen_at(doubted[0], other.dice):
+        return reading
+    if any(
+        not (seen := _seen_at(d, other.dice)) or {o.face for o in seen} != {d.face} for d in rest
+    ):
+        return reading
+    return Reading(fewer.dice, OK, (), reading.expected, {"seconded_by": "pip-search"})
+
+
+def _seen_at(die: Die, dice: tuple[Die, ...]) -> list[Die]:
+    """The `dice` within half an edge of `die`'s centre."""
+    from companion.dice.reader import die_size
+
+    return [o for o in dice if math.dist(o.centre, die.centre) < 0.5 * die_size(die)]
+
+
 def _agrees(reading: Reading, other: Reading, profile: Profile) -> bool:
     """Does the pip search (`other`) read the roll as the detector does? The same values and
     count; or, told the count and the roll flagged for nothing but its own doubted dice,
@@ -128,14 +170,13 @@ def _agrees(reading: Reading, other: Reading, profile: Profile) -> bool:
     from companion.dice.reader import die_size
 
     for die in reading.dice:
-        edge = die_size(die)
-        near = [o for o in other.dice if math.dist(o.centre, die.centre) < 0.5 * edge]
+        near = _seen_at(die, other.dice)
         if not die.flagged:
             if any(o.face != die.face and not o.flagged for o in near):
                 return False
             continue
         # Alone: a second die of the pip search's on it is the die's side, or half of it.
-        around = [o for o in other.dice if math.dist(o.centre, die.centre) < 0.75 * edge]
+        around = [o for o in other.dice if math.dist(o.centre, die.centre) < 0.75 * die_size(die)]
         if len(around) != 1 or near != around or near[0].face != die.face or near[0].flagged:
             return False
     return True

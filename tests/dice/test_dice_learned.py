@@ -517,6 +517,33 @@ def test_told_the_count_a_roll_with_a_faint_place_is_seconded_only_by_the_same_r
     assert seconded(_seconded_frame(), Profile(), faint) == faint
 
 
+def _with_extra(extra: Die, faces=(2, 4, 5, 6)) -> Reading:
+    """The detector's reading of SECONDED told four dice, sure of them, and of `extra`
+    besides."""
+    sure = [replace(d, flags=()) for d in _doubted(faces).dice]
+    return verdict([*sure, extra], 4, Profile().dice.max_dice)
+
+
+def test_told_the_count_a_doubted_die_more_where_the_pip_search_sees_none_is_no_die():
+    """Told four dice and sure of four, a fifth doubted where the pip search sees no die (a
+    die of another game, a token) is none of the roll's: the four are read hands-free."""
+    reading = seconded(
+        _seconded_frame(), Profile(), _with_extra(_die_at(1, 320, 400, (UNCERTAIN,)))
+    )
+    assert reading.status == OK and reading.values == [2, 4, 5, 6]
+
+
+def test_told_the_count_a_doubted_stray_die_keeps_the_roll_for_a_check():
+    """A stray die in the tray, doubted, that the pip search sees as a die; or the four read
+    otherwise by the pip search: which four dice are the roll is the table's to say."""
+    stray = scenes.die(3, 320, 400, size=44, angle=30)
+    frame = synth.render(scenes.tray([*SECONDED, stray], "felt-blue"), np.random.default_rng(31))
+    extra = _with_extra(_die_at(3, 320, 400, (UNCERTAIN,)))
+    assert seconded(frame, Profile(), extra) == extra
+    misread = _with_extra(_die_at(1, 320, 400, (UNCERTAIN,)), faces=(2, 4, 5, 5))
+    assert seconded(_seconded_frame(), Profile(), misread) == misread
+
+
 def test_a_faint_place_checks_a_roll_unless_the_count_told_and_seen_settles_it():
     s = detector.Settings(1.0, 0.4, 0.6, 0.9, maybe=0.12, maybe_told=0.4, sure_told=0.6)
     three, five = np.eye(detector.FACES)[2] * 12, np.eye(detector.FACES)[4] * 12
