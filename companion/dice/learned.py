@@ -17,7 +17,8 @@
    finds and reads dice its own way (pips counted, a classifier of its own), at the size the
    detector measured them, reads the same dice (for sure, unless the table told the count;
    told it, the doubted dice alike and for sure where they lie will do, and a doubted die
-   more than told where it sees no die at all is none):
+   more than told where it sees no die at all is none, and seeing a die fewer, its roll,
+   read for sure, will do):
    two readers that fail differently seldom agree on a wrong roll. It costs a second read of
    the flagged rolls alone.
 
@@ -84,12 +85,15 @@ def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
     miss), unless it is unsure of a die whose face the detector gives less than even odds;
     or, the roll flagged for its doubted faces alone, the pip search sure of each where it
     lies, whatever else it sees; or, seeing a die more than told, one of them doubted, the
-    roll without it (`_without_doubted_extra`). Not told, a roll of doubted faces alone, and
-    the pip search sure of it (its sureness, which a place that may be a die takes away, is
-    then the only guard)."""
+    roll without it (`_without_doubted_extra`); or, seeing a die fewer, the pip search's
+    roll (`_with_missed_die`). Not told, a roll of doubted faces alone, and the pip search
+    sure of it (its sureness, which a place that may be a die takes away, is then the only
+    guard)."""
     told = reading.expected is not None
     if told and len(reading.dice) == reading.expected + 1:
         return _without_doubted_extra(frame, profile, reading)
+    if told and len(reading.dice) == reading.expected - 1:
+        return _with_missed_die(frame, profile, reading)
     overhang = profile.dice.frame_overhang if told else 0.0
     if (
         reading.ok
@@ -145,6 +149,30 @@ def _without_doubted_extra(frame: np.ndarray, profile: Profile, reading: Reading
     ):
         return reading
     return Reading(fewer.dice, OK, (), reading.expected, {"seconded_by": "pip-search"})
+
+
+def _with_missed_die(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
+    """Told the count and seeing a die fewer (nothing faint to make it up): the pip search's
+    roll, if it reads as many dice as told for sure, each of the detector's alike where it
+    lies (a touching pair the detector saw as one die it sees as two). Otherwise
+    `reading`."""
+    if (
+        not reading.dice
+        or any(COCKED in d.flags or _cut_off(d.box, frame.shape) for d in reading.dice)
+        or reading.problems != _own_problems(reading, profile)
+    ):
+        return reading
+    from companion.dice.reader import die_size
+    from companion.dice.reader import read as pip_search
+
+    edge = statistics.median(die_size(d) for d in reading.dice)
+    other = pip_search(frame, profile, reading.expected, edge)
+    if not other.ok or any(
+        not (seen := _seen_at(d, other.dice)) or {o.face for o in seen} != {d.face}
+        for d in reading.dice
+    ):
+        return reading
+    return Reading(other.dice, OK, (), reading.expected, {"seconded_by": "pip-search"})
 
 
 def _seen_at(die: Die, dice: tuple[Die, ...]) -> list[Die]:

@@ -544,6 +544,44 @@ def test_told_the_count_a_doubted_stray_die_keeps_the_roll_for_a_check():
     assert seconded(_seconded_frame(), Profile(), misread) == misread
 
 
+# A 3 touching a 2 on a blue felt: the detector sees the pair as one die.
+TOUCHING = synth.Scene(
+    dice=(
+        synth.DieSpec(3, 410.5, 420.8, 37.1, 305.6, (105, 108, 19), (60, 200, 230), pip_glare=True),
+        synth.DieSpec(4, 431.7, 391.1, 35.4, 306.7, (113, 115, 20), (60, 200, 230), pip_glare=True),
+        synth.DieSpec(2, 516.1, 163.8, 36.6, 116.2, (117, 40, 91), (235, 235, 235)),
+        synth.DieSpec(3, 484.2, 148.1, 34.2, 118.6, (38, 38, 186), (240, 240, 240)),
+    ),
+    surface=(120, 70, 40), texture="felt", texture_seed=979060649, light=1.04,
+    light_gradient=0.07, light_angle=269.4, shadow=0.29, blur=0.44, noise=1.37,
+)  # fmt: skip
+
+
+def test_told_the_count_a_die_the_detector_misses_beside_another_the_pip_search_adds():
+    """Told four dice, the detector sees three: the 2 touching the 3 is one die to it. The
+    pip search reads four for sure, each of the detector's three alike where it lies: the
+    roll is its four, hands-free."""
+    reading = read(synth.render(TOUCHING, np.random.default_rng(7)), expected=4)
+    assert reading.status == OK and reading.values == [2, 3, 3, 4]
+
+
+def test_told_the_count_a_die_fewer_is_made_up_only_by_a_pip_search_sure_of_the_roll(
+    monkeypatch,
+):
+    """Seeing three of four dice, the roll is the pip search's four when it is sure of them
+    and reads the three alike where they lie; not when it reads one of them otherwise, or
+    is unsure of a die."""
+    two, four, five = (replace(d, flags=()) for d in _doubted((2, 4, 5, 6)).dice[:3])
+    max_dice = Profile().dice.max_dice
+    short = verdict([two, four, five], 4, max_dice)
+    reading = seconded(_seconded_frame(), Profile(), short)
+    assert reading.status == OK and reading.values == [2, 4, 5, 6]
+    misread = verdict([two, four, replace(five, face=3)], 4, max_dice)
+    assert seconded(_seconded_frame(), Profile(), misread) == misread
+    _pip_search_also_sees(monkeypatch, _die_at(1, 600, 60, (UNCERTAIN,)))
+    assert seconded(_seconded_frame(), Profile(), short) == short
+
+
 def test_a_faint_place_checks_a_roll_unless_the_count_told_and_seen_settles_it():
     s = detector.Settings(1.0, 0.4, 0.6, 0.9, maybe=0.12, maybe_told=0.4, sure_told=0.6)
     three, five = np.eye(detector.FACES)[2] * 12, np.eye(detector.FACES)[4] * 12
