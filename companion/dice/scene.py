@@ -44,7 +44,8 @@ class Hand:
         return self.p.hand_reaches <= share < self.p.hand_beneath
 
     def _around(self, die: Die) -> float:
-        """The share of a square ring just outside the die that is hand."""
+        """The share of a square ring round the die that is hand: 32 points 0.8 of its
+        edge from its centre, past its shadow."""
         x1, y1, x2, y2 = die.box
         reach = 0.8 * max(x2 - x1, y2 - y1, 1)
         side = np.linspace(-reach, reach, 9)[:-1]
