@@ -203,8 +203,14 @@ def _agrees(reading: Reading, other: Reading, profile: Profile) -> bool:
             if any(o.face != die.face and not o.flagged for o in near):
                 return False
             continue
-        # Alone: a second die of the pip search's on it is the die's side, or half of it.
-        around = [o for o in other.dice if math.dist(o.centre, die.centre) < 0.75 * die_size(die)]
+        # Alone: a second die of the pip search's on it, other than one where another die of
+        # the roll lies (a die touching it), is the die's side, or half of it.
+        around = [
+            o
+            for o in other.dice
+            if math.dist(o.centre, die.centre) < 0.75 * die_size(die)
+            and not any(d is not die and o in _seen_at(d, other.dice) for d in reading.dice)
+        ]
         if len(around) != 1 or near != around or near[0].face != die.face or near[0].flagged:
             return False
     return True

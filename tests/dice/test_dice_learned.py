@@ -509,6 +509,24 @@ def test_told_the_count_the_pip_search_seeing_more_seconds_no_die_it_reads_other
     assert seconded(_seconded_frame(), Profile(), sure_five) == sure_five
 
 
+def test_told_the_count_a_die_of_the_roll_touching_a_doubted_one_is_not_a_second_die_on_it(
+    monkeypatch,
+):
+    """A doubted 6, seen bigger than it is, touching a 4: the pip search's 4 lies on the 6's
+    outline, but where a die of the roll lies. It is that die, not the 6's side: the pip
+    search reading the 6 alike seconds the roll."""
+    from companion.dice import reader
+
+    six = Die(6, (70, 210, 130, 270), (100.0, 240.0), 0.8, (UNCERTAIN,))
+    four, five, two = _die_at(4, 142, 240), _die_at(5, 390, 240), _die_at(2, 530, 240)
+    max_dice = Profile().dice.max_dice
+    doubted = verdict([six, four, five, two], 4, max_dice)
+    pip_reading = verdict([_die_at(6, 100, 240), four, five, two, _die_at(1, 600, 60)], 4, max_dice)
+    monkeypatch.setattr(reader, "read", lambda *args, **kwargs: pip_reading)
+    reading = seconded(_seconded_frame(), Profile(), doubted)
+    assert reading.status == OK and reading.values == [2, 4, 5, 6]
+
+
 def test_told_the_count_a_roll_with_a_faint_place_is_seconded_only_by_the_same_roll(monkeypatch):
     """A place that may be a die, and the pip search seeing a die more than the roll: die by
     die agreement does not settle what the faint place is."""
