@@ -17,8 +17,8 @@
    finds and reads dice its own way (pips counted, a classifier of its own), at the size the
    detector measured them, reads the same dice (for sure, unless the table told the count;
    told it, the doubted dice alike and for sure where they lie will do, and a doubted die
-   more than told where it sees no die at all is none, and seeing a die fewer, its roll,
-   read for sure, will do):
+   more than told where it sees no die at all is none, and a die fewer is made up by one it
+   adds for sure):
    two readers that fail differently seldom agree on a wrong roll. It costs a second read of
    the flagged rolls alone.
 
@@ -85,10 +85,10 @@ def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
     miss), unless it is unsure of a die whose face the detector gives less than even odds;
     or, the roll flagged for its doubted faces alone, the pip search sure of each where it
     lies, whatever else it sees; or, seeing a die more than told, one of them doubted, the
-    roll without it (`_without_doubted_extra`); or, seeing a die fewer, the pip search's
-    roll (`_with_missed_die`). Not told, a roll of doubted faces alone, and the pip search
-    sure of it (its sureness, which a place that may be a die takes away, is then the only
-    guard)."""
+    roll without it (`_without_doubted_extra`); or, seeing a die fewer, the roll and the die
+    the pip search adds (`_with_missed_die`). Not told, a roll of doubted faces alone, and
+    the pip search sure of it (its sureness, which a place that may be a die takes away, is
+    then the only guard)."""
     told = reading.expected is not None
     if told and len(reading.dice) == reading.expected + 1:
         return _without_doubted_extra(frame, profile, reading)
@@ -152,9 +152,10 @@ def _without_doubted_extra(frame: np.ndarray, profile: Profile, reading: Reading
 
 
 def _with_missed_die(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
-    """Told the count and seeing a die fewer (nothing faint to make it up): the pip search's
-    roll, if it reads as many dice as told for sure, each of the detector's alike where it
-    lies (a touching pair the detector saw as one die it sees as two). Otherwise
+    """Told the count and seeing a die fewer (nothing faint to make it up): the roll and the
+    die the pip search adds, if it reads as many dice as told, each of the detector's alike
+    where it lies (sure of any the detector gives less than even odds) and the one it adds
+    for sure (a touching pair the detector saw as one die it sees as two). Otherwise
     `reading`."""
     if (
         not reading.dice
@@ -167,12 +168,21 @@ def _with_missed_die(frame: np.ndarray, profile: Profile, reading: Reading) -> R
 
     edge = statistics.median(die_size(d) for d in reading.dice)
     other = pip_search(frame, profile, reading.expected, edge)
-    if not other.ok or any(
-        not (seen := _seen_at(d, other.dice)) or {o.face for o in seen} != {d.face}
+    if len(other.dice) != reading.expected or any(
+        not (seen := _seen_at(d, other.dice))
+        or {o.face for o in seen} != {d.face}
+        or (d.confidence < 0.5 and any(o.flagged for o in seen))
         for d in reading.dice
     ):
         return reading
-    return Reading(other.dice, OK, (), reading.expected, {"seconded_by": "pip-search"})
+    added = [o for o in other.dice if not any(o in _seen_at(d, other.dice) for d in reading.dice)]
+    if len(added) != 1 or added[0].flagged:
+        return reading
+    dice = sorted(
+        (*(replace(d, flags=()) for d in reading.dice), added[0]),
+        key=lambda d: (d.centre[1], d.centre[0]),
+    )
+    return Reading(tuple(dice), OK, (), reading.expected, {"seconded_by": "pip-search"})
 
 
 def _seen_at(die: Die, dice: tuple[Die, ...]) -> list[Die]:

@@ -583,12 +583,15 @@ def test_told_the_count_a_die_the_detector_misses_beside_another_the_pip_search_
     assert reading.status == OK and reading.values == [2, 3, 3, 4]
 
 
-def test_told_the_count_a_die_fewer_is_made_up_only_by_a_pip_search_sure_of_the_roll(
+def test_told_the_count_a_die_fewer_is_made_up_only_by_a_die_the_pip_search_is_sure_of(
     monkeypatch,
 ):
-    """Seeing three of four dice, the roll is the pip search's four when it is sure of them
-    and reads the three alike where they lie; not when it reads one of them otherwise, or
-    is unsure of a die."""
+    """Seeing three of four dice, the roll is the three and the die the pip search adds when
+    it reads four, the three alike where they lie and the fourth for sure; not when it reads
+    one of them otherwise, is unsure of the die it adds, or sees a die more (even one more 5
+    where the 5 lies)."""
+    from companion.dice import reader
+
     two, four, five = (replace(d, flags=()) for d in _doubted((2, 4, 5, 6)).dice[:3])
     max_dice = Profile().dice.max_dice
     short = verdict([two, four, five], 4, max_dice)
@@ -596,8 +599,20 @@ def test_told_the_count_a_die_fewer_is_made_up_only_by_a_pip_search_sure_of_the_
     assert reading.status == OK and reading.values == [2, 4, 5, 6]
     misread = verdict([two, four, replace(five, face=3)], 4, max_dice)
     assert seconded(_seconded_frame(), Profile(), misread) == misread
-    _pip_search_also_sees(monkeypatch, _die_at(1, 600, 60, (UNCERTAIN,)))
-    assert seconded(_seconded_frame(), Profile(), short) == short
+    own = reader.read
+
+    def unsure_of_the_six(frame, profile=None, expected=None, edge=None):
+        read = own(frame, profile, expected, edge)
+        dice = [replace(d, flags=(UNCERTAIN,)) if d.face == 6 else d for d in read.dice]
+        return verdict(dice, expected, max_dice)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(reader, "read", unsure_of_the_six)
+        assert seconded(_seconded_frame(), Profile(), short) == short
+    for more in (_die_at(1, 600, 60, (UNCERTAIN,)), _die_at(5, 390, 255)):
+        with monkeypatch.context() as patched:
+            _pip_search_also_sees(patched, more)
+            assert seconded(_seconded_frame(), Profile(), short) == short
 
 
 def test_a_faint_place_checks_a_roll_unless_the_count_told_and_seen_settles_it():
