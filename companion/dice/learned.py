@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 
@@ -103,21 +104,34 @@ def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
         or any(COCKED in d.flags or _cut_off(d.box, frame.shape, overhang) for d in reading.dice)
     ):
         return reading
-    from companion.dice.reader import die_size
-    from companion.dice.reader import read as pip_search
-
-    # At the dice's size as the detector measured it: the pip search's own measure, from
-    # pips where it finds no outline (coloured dice on a dark tray), drifts with resolution.
-    edge = statistics.median(die_size(d) for d in reading.dice)
-    other = pip_search(frame, profile, reading.expected, edge)
+    other = _second_opinion(frame, profile, reading.dice, reading.expected)
     if not _agrees(reading, other, profile) or not (told or other.ok):
         return reading
     # Two readers unsure of a die may agree by chance when one of them gives its face less
     # than even odds: then the other must be sure of it.
     if told and any(d.confidence < 0.5 and _nearest(d, other.dice).flagged for d in reading.dice):
         return reading
-    dice = tuple(replace(d, flags=()) for d in reading.dice)
-    return Reading(dice, OK, (), reading.expected, {**reading.extras, "seconded_by": "pip-search"})
+    return _hands_free(reading.dice, reading)
+
+
+def _second_opinion(
+    frame: np.ndarray, profile: Profile, dice: Sequence[Die], expected: int | None
+) -> Reading:
+    """The pip search's reading, at the size the detector measured `dice`: the pip search's
+    own measure, from pips where it finds no outline (coloured dice on a dark tray), drifts
+    with resolution."""
+    from companion.dice.reader import die_size
+    from companion.dice.reader import read as pip_search
+
+    return pip_search(frame, profile, expected, statistics.median(die_size(d) for d in dice))
+
+
+def _hands_free(dice: Sequence[Die], reading: Reading) -> Reading:
+    """The roll of `dice`, none flagged, that the pip search seconded `reading` as."""
+    dice = sorted((replace(d, flags=()) for d in dice), key=lambda d: (d.centre[1], d.centre[0]))
+    return Reading(
+        tuple(dice), OK, (), reading.expected, {**reading.extras, "seconded_by": "pip-search"}
+    )
 
 
 def _without_doubted_extra(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
@@ -137,18 +151,12 @@ def _without_doubted_extra(frame: np.ndarray, profile: Profile, reading: Reading
         or reading.problems != _own_problems(reading, profile)
     ):
         return reading
-    from companion.dice.reader import die_size
-    from companion.dice.reader import read as pip_search
-
-    edge = statistics.median(die_size(d) for d in rest)
-    other = pip_search(frame, profile, reading.expected, edge)
+    other = _second_opinion(frame, profile, rest, reading.expected)
     if not other.is_reading or _seen_at(doubted[0], other.dice):
         return reading
-    if any(
-        not (seen := _seen_at(d, other.dice)) or {o.face for o in seen} != {d.face} for d in rest
-    ):
+    if not all(_read_alike(d, other.dice) for d in rest):
         return reading
-    return Reading(fewer.dice, OK, (), reading.expected, {"seconded_by": "pip-search"})
+    return _hands_free(rest, reading)
 
 
 def _with_missed_die(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
@@ -163,33 +171,30 @@ def _with_missed_die(frame: np.ndarray, profile: Profile, reading: Reading) -> R
         or reading.problems != _own_problems(reading, profile)
     ):
         return reading
-    from companion.dice.reader import die_size
-    from companion.dice.reader import read as pip_search
-
-    edge = statistics.median(die_size(d) for d in reading.dice)
-    other = pip_search(frame, profile, reading.expected, edge)
-    if len(other.dice) != reading.expected or any(
-        not (seen := _seen_at(d, other.dice))
-        or {o.face for o in seen} != {d.face}
-        or (d.confidence < 0.5 and any(o.flagged for o in seen))
-        for d in reading.dice
-    ):
+    other = _second_opinion(frame, profile, reading.dice, reading.expected)
+    if len(other.dice) != reading.expected:
         return reading
+    for d in reading.dice:
+        seen = _read_alike(d, other.dice)
+        if not seen or (d.confidence < 0.5 and any(o.flagged for o in seen)):
+            return reading
     added = [o for o in other.dice if not any(o in _seen_at(d, other.dice) for d in reading.dice)]
     if len(added) != 1 or added[0].flagged:
         return reading
-    dice = sorted(
-        (*(replace(d, flags=()) for d in reading.dice), added[0]),
-        key=lambda d: (d.centre[1], d.centre[0]),
-    )
-    return Reading(tuple(dice), OK, (), reading.expected, {"seconded_by": "pip-search"})
+    return _hands_free((*reading.dice, added[0]), reading)
 
 
-def _seen_at(die: Die, dice: tuple[Die, ...]) -> list[Die]:
+def _seen_at(die: Die, dice: Sequence[Die]) -> list[Die]:
     """The `dice` within half an edge of `die`'s centre."""
     from companion.dice.reader import die_size
 
     return [o for o in dice if math.dist(o.centre, die.centre) < 0.5 * die_size(die)]
+
+
+def _read_alike(die: Die, dice: Sequence[Die]) -> list[Die]:
+    """The `dice` where `die` lies, if there are any and all read its face; else none."""
+    seen = _seen_at(die, dice)
+    return seen if all(o.face == die.face for o in seen) else []
 
 
 def _agrees(reading: Reading, other: Reading, profile: Profile) -> bool:
