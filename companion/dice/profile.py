@@ -255,6 +255,9 @@ def from_dict(data: dict, source: str = "profile") -> Profile:
     lo, hi = profile.dice.one_pip_size
     if lo >= hi:
         raise ProfileError(f"{source}: dice.one_pip_size must be [low, high] with low < high")
+    if profile.scene.hand_reaches >= profile.scene.hand_beneath:
+        # Else no die is ever one a hand may hide, and a hand over part of one goes unseen.
+        raise ProfileError(f"{source}: scene.hand_reaches must be below scene.hand_beneath")
     return profile
 
 

@@ -47,6 +47,7 @@ def test_profile_round_trips_through_toml(tmp_path):
         ("[lighting]\nx = 1\n", "unknown section [lighting]"),
         ("[pips\n", "not valid TOML"),
         ("[pips]\nmin_radius = 9\nmax_radius = 4\n", "min_radius must be below"),
+        ("[scene]\nhand_reaches = 0.8\n", "hand_reaches must be below"),
     ],
 )
 def test_bad_profile_is_refused_with_the_key_and_the_reason(tmp_path, text, message):
