@@ -47,6 +47,13 @@ def register(subparsers) -> None:
         action="store_true",
         help="score only the images the dice models were not trained on (a quarter of each set)",
     )
+    bn.add_argument(
+        "--zoom",
+        type=float,
+        default=1.0,
+        metavar="F",
+        help="read each image resized by F (2: a camera with twice the pixels across)",
+    )
     bn.add_argument("--failures", metavar="FILE", help="write each misread image as JSON lines")
     _reader_option(bn)
     bn.set_defaults(func=cmd_bench)
@@ -204,7 +211,7 @@ def _unwritable(out: Path | None) -> str | None:
 
 
 def cmd_bench(args) -> int:
-    from companion.dice.scoring import LabelError, load_set, score, synthetic_set
+    from companion.dice.scoring import LabelError, load_set, score, synthetic_set, zoomed
 
     read = read_function(args.reader)
     profile = _profile(args.profile)
@@ -213,6 +220,9 @@ def cmd_bench(args) -> int:
     if not args.sets and not args.synthetic:
         print("companion dice bench: give set folders and/or --synthetic N", file=sys.stderr)
         return 2
+    if not 0.1 <= args.zoom <= 10:
+        print("companion dice bench: --zoom must be between 0.1 and 10", file=sys.stderr)
+        return 2
     missing = [folder for folder in args.sets if not Path(folder).is_dir()]
     if missing:
         print(f"companion dice bench: no such folder: {', '.join(missing)}", file=sys.stderr)
@@ -220,7 +230,7 @@ def cmd_bench(args) -> int:
     results = []
     try:
         for folder in args.sets:
-            samples = load_set(folder, only_held_out=args.held_out)
+            samples = zoomed(load_set(folder, only_held_out=args.held_out), args.zoom)
             results.append(score(Path(folder).name, samples, profile, args.expect, read))
     except LabelError as exc:
         print(f"companion dice bench: {exc}", file=sys.stderr)
@@ -229,7 +239,7 @@ def cmd_bench(args) -> int:
         results.append(
             score(
                 f"synthetic-{args.synthetic}",
-                synthetic_set(args.synthetic, seed=args.seed),
+                zoomed(synthetic_set(args.synthetic, seed=args.seed), args.zoom),
                 profile,
                 args.expect,
                 read,

@@ -110,6 +110,20 @@ def synthetic_set(count: int, seed: int = 0, max_dice: int = 8) -> Iterator[Samp
         yield Sample(name, tuple(d.face for d in scene.dice), frame=frame)
 
 
+def zoomed(samples: Iterable[Sample], factor: float) -> Iterator[Sample]:
+    """The samples' frames resized by `factor`, as they are scored: the same dice seen by a
+    camera with `factor` times the pixels across (or, below 1, fewer)."""
+    if factor == 1:
+        yield from samples
+        return
+    import cv2
+
+    shrink = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
+    for sample in samples:
+        frame = cv2.resize(sample.load(), None, fx=factor, fy=factor, interpolation=shrink)
+        yield replace(sample, frame=frame)
+
+
 # What became of a roll (`outcome`)
 HANDS_FREE = "hands-free"  # accepted, with exactly the labelled values and count
 SILENT = "silent"  # accepted with a wrong value, a missing or an extra die

@@ -167,3 +167,29 @@ def test_dice_read_and_bench_can_use_the_learned_detector(tmp_path, capsys, labe
     image = tmp_path / "rendered" / "images" / "0.png"
     assert _run("dice", "read", str(image), "--reader", "detector", "--json") == 0
     assert json.loads(capsys.readouterr().out)["status"] in ("ok", "check")
+
+
+def test_dice_bench_zoom_reads_the_same_dice_at_another_resolution(tmp_path, capsys, labelled_set):
+    """`--zoom 2` reads each image at twice its width, as a camera with twice the pixels
+    would see the tray: the reader brings the dice to its own size, so it reads the same
+    dice, each twice as far from the corner. (The labels claim a die more, so every roll is
+    written among the failures.) A zoom no camera could mean is refused, naming the option."""
+    labelled_set(tmp_path / "rendered", 2, seed=4)
+    labels = tmp_path / "rendered" / "labels.jsonl"
+    lines = [json.loads(line) for line in labels.read_text().splitlines()]
+    for obj in lines:
+        obj["dice"].append({"value": 1, "box": [0, 0, 1, 1]})
+    labels.write_text("\n".join(json.dumps(obj) for obj in lines) + "\n")
+    read = []
+    for zoom in ("1", "2"):
+        failures = tmp_path / f"failures-{zoom}.jsonl"
+        args = ("--zoom", zoom, "--failures", str(failures), "--json")
+        assert _run("dice", "bench", str(tmp_path / "rendered"), *args) == 0
+        capsys.readouterr()
+        rolls = [json.loads(line) for line in failures.read_text().splitlines()]
+        read.append(sorted((d["face"], d["centre"]) for roll in rolls for d in roll["dice"]))
+    assert len(read[0]) == len(read[1]) >= 4
+    for (face, (x, y)), (twice_face, (x2, y2)) in zip(*read, strict=True):
+        assert twice_face == face and abs(x2 - 2 * x) < 4 and abs(y2 - 2 * y) < 4
+    assert _run("dice", "bench", str(tmp_path / "rendered"), "--zoom", "0") == 2
+    assert "--zoom" in capsys.readouterr().err
