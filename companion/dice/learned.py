@@ -83,7 +83,7 @@ def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
     flagged for nothing but doubt, never for a cocked die or one the frame cuts. Told the
     count, a roll of as many dice, doubted faces or a place that may be a die, and the pip
     search's values are enough, sure or not (the count guards against a die both readers
-    miss), unless it is unsure of a die whose face the detector gives less than even odds;
+    miss), unless both are unsure of a die and either gives its face less than even odds;
     or, the roll flagged for its doubted faces alone, the pip search sure of each where it
     lies, whatever else it sees; or, seeing a die more than told, one of them doubted, the
     roll without it (`_without_doubted_extra`); or, seeing a die fewer, the roll and the die
@@ -107,9 +107,7 @@ def seconded(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
     other = _second_opinion(frame, profile, reading.dice, reading.expected)
     if not _agrees(reading, other, profile) or not (told or other.ok):
         return reading
-    # Two readers unsure of a die may agree by chance when one of them gives its face less
-    # than even odds: then the other must be sure of it.
-    if told and any(d.confidence < 0.5 and _nearest(d, other.dice).flagged for d in reading.dice):
+    if told and any(_by_chance(d, _nearest(d, other.dice)) for d in reading.dice):
         return reading
     return _hands_free(reading.dice, reading)
 
@@ -162,8 +160,8 @@ def _without_doubted_extra(frame: np.ndarray, profile: Profile, reading: Reading
 def _with_missed_die(frame: np.ndarray, profile: Profile, reading: Reading) -> Reading:
     """Told the count and seeing a die fewer (nothing faint to make it up): the roll and the
     die the pip search adds, if it reads as many dice as told, each of the detector's alike
-    where it lies (sure of any the detector gives less than even odds) and the one it adds
-    for sure (a touching pair the detector saw as one die it sees as two). Otherwise
+    where it lies (not both unsure of it, either giving it less than even odds) and the one
+    it adds for sure (a touching pair the detector saw as one die it sees as two). Otherwise
     `reading`."""
     if (
         not reading.dice
@@ -176,7 +174,7 @@ def _with_missed_die(frame: np.ndarray, profile: Profile, reading: Reading) -> R
         return reading
     for d in reading.dice:
         seen = _read_alike(d, other.dice)
-        if not seen or (d.confidence < 0.5 and any(o.flagged for o in seen)):
+        if not seen or any(_by_chance(d, o) for o in seen):
             return reading
     added = [o for o in other.dice if not any(o in _seen_at(d, other.dice) for d in reading.dice)]
     if len(added) != 1 or added[0].flagged:
@@ -229,6 +227,13 @@ def _agrees(reading: Reading, other: Reading, profile: Profile) -> bool:
         if len(around) != 1 or near != around or near[0].face != die.face or near[0].flagged:
             return False
     return True
+
+
+def _by_chance(die: Die, other: Die) -> bool:
+    """May the two readers' reads of a die agree by chance? When neither is sure of it and
+    either gives its face less than even odds: then the other must be sure (a glint in the
+    middle of a 2, a 3 to both, each unsure)."""
+    return die.flagged and other.flagged and min(die.confidence, other.confidence) < 0.5
 
 
 def _nearest(die: Die, dice: tuple[Die, ...]) -> Die:

@@ -437,16 +437,17 @@ def test_told_the_count_the_pip_search_reading_the_same_values_unsure_seconds_th
     monkeypatch,
 ):
     """Told how many dice, two readers agreeing on every value is enough, however sure the
-    second is, unless the first gives a die it is unsure of less than even odds; not told,
-    the second must be sure (a die both miss would make the roll short)."""
+    second is, unless both are unsure of a die and either gives it less than even odds; not
+    told, the second must be sure (a die both miss would make the roll short)."""
     from companion.dice import reader
 
     sure = reader.read
+    odds = {"pip search": 0.6}  # the pip search's probability of the face it is unsure of
 
     def unsure_of_one(frame, profile=None, expected=None, edge=None):
         read = sure(frame, profile, expected, edge)
-        doubted = [replace(read.dice[0], flags=(UNCERTAIN,)), *read.dice[1:]]
-        return verdict(doubted, expected, Profile().dice.max_dice)
+        one = replace(read.dice[0], flags=(UNCERTAIN,), confidence=odds["pip search"])
+        return verdict([one, *read.dice[1:]], expected, Profile().dice.max_dice)
 
     monkeypatch.setattr(reader, "read", unsure_of_one)
     told = seconded(_seconded_frame(), Profile(), _doubted((2, 4, 5, 6)))
@@ -460,6 +461,9 @@ def test_told_the_count_the_pip_search_reading_the_same_values_unsure_seconds_th
     doubted = _doubted((2, 4, 5, 6))
     unlikely = replace(doubted, dice=(replace(doubted.dice[0], confidence=0.4), *doubted.dice[1:]))
     assert seconded(_seconded_frame(), Profile(), unlikely) == unlikely
+    # Or the pip search giving it less than even odds, however likely to the detector.
+    odds["pip search"] = 0.4
+    assert seconded(_seconded_frame(), Profile(), doubted) == doubted
 
 
 def _pip_search_also_sees(monkeypatch, *extra: Die) -> None:
