@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -128,15 +129,20 @@ def test_calibrate_dice_reports_before_and_after_and_writes_a_loadable_profile(
     assert tuned.name.endswith("tuned")
 
 
-def test_dice_bench_no_expect_reads_without_the_labelled_count(tmp_path, capsys, labelled_set):
-    """Labels that claim a fourth die: told the count, the reader flags every roll; not told,
-    it accepts what it sees, and the bench calls each such roll a silent error."""
-    labelled_set(tmp_path / "rendered", 3, seed=1)
-    labels = tmp_path / "rendered" / "labels.jsonl"
+def _claim_a_die_more(folder: Path) -> None:
+    """Make the set's labels claim a die more in every image than it shows."""
+    labels = folder / "labels.jsonl"
     lines = [json.loads(line) for line in labels.read_text().splitlines()]
     for obj in lines:
         obj["dice"].append({"value": 1, "box": [0, 0, 1, 1]})
     labels.write_text("\n".join(json.dumps(obj) for obj in lines) + "\n")
+
+
+def test_dice_bench_no_expect_reads_without_the_labelled_count(tmp_path, capsys, labelled_set):
+    """Labels that claim a fourth die: told the count, the reader flags every roll; not told,
+    it accepts what it sees, and the bench calls each such roll a silent error."""
+    labelled_set(tmp_path / "rendered", 3, seed=1)
+    _claim_a_die_more(tmp_path / "rendered")
 
     assert _run("dice", "bench", str(tmp_path / "rendered"), "--json") == 0
     told = json.loads(capsys.readouterr().out)[0]
@@ -175,11 +181,7 @@ def test_dice_bench_zoom_reads_the_same_dice_at_another_resolution(tmp_path, cap
     dice, each twice as far from the corner. (The labels claim a die more, so every roll is
     written among the failures.) A zoom no camera could mean is refused, naming the option."""
     labelled_set(tmp_path / "rendered", 2, seed=4)
-    labels = tmp_path / "rendered" / "labels.jsonl"
-    lines = [json.loads(line) for line in labels.read_text().splitlines()]
-    for obj in lines:
-        obj["dice"].append({"value": 1, "box": [0, 0, 1, 1]})
-    labels.write_text("\n".join(json.dumps(obj) for obj in lines) + "\n")
+    _claim_a_die_more(tmp_path / "rendered")
     read = []
     for zoom in ("1", "2"):
         failures = tmp_path / f"failures-{zoom}.jsonl"
