@@ -12,13 +12,14 @@ import pytest
 from companion.dice import reader, synth
 from companion.dice.faces import fit_short
 from companion.dice.pips import Pips
-from companion.dice.reader import _dice_of, _face_of, default_profile, read
+from companion.dice.reader import read
 from companion.dice.reading import CHECK, UNCERTAIN
 
 from . import scenes
 
 RED, WHITE, FELT = (40, 40, 200), (240, 240, 240), (60, 110, 45)
 SHADED = (30, 30, 120)  # a white pip lost in the shade of a red face: dark red, no white
+FAINT = (38, 38, 192)  # one lost in a faint shade: a red barely darker than the face
 EDGE, SPACING, PIP_R = 44, 12, 4  # a die's edge, its pip spacing, a pip's radius (px)
 
 
@@ -44,22 +45,6 @@ def _found(*xy, body=RED, pip=WHITE) -> Pips:
         pip_bgr=np.tile(np.array(pip, float), (n, 1)),
         weak=np.zeros(n, bool),
     )
-
-
-def _checked(pips: Pips, idx):
-    """The face of the pips `idx`, its die's edge found, short of a pip: read for a check."""
-    face = _face_of(np.array(idx), pips, default_profile())
-    face.edge_score, face.missing_pip = 1.0, True
-    return face
-
-
-def _read_for_a_check(drawn, pips: Pips, idx):
-    """The die of the face of the pips `idx`, read for a check in the frame `drawn` (blurred
-    as a camera's is)."""
-    face = _checked(pips, idx)
-    frame = cv2.GaussianBlur(drawn, (3, 3), 0.8)
-    (die,) = _dice_of(frame, [face], [face], pips, default_profile())
-    return die
 
 
 def _proposed(monkeypatch, drawn, pips: Pips) -> list:
@@ -121,25 +106,20 @@ def test_a_spot_too_near_a_one_s_pip_is_no_second_pip(monkeypatch):
     assert (die.face, die.flags) == (1, (UNCERTAIN,))
 
 
-def test_the_pips_of_the_die_beside_it_are_not_counted():
-    """A 1 for a check beside a die of its colours, a 2: the 2's near pip and the 1's would
-    make a 2, but the tray lies between them (and the pips a die was read by are its own),
-    so the 1 stays a 1."""
+def test_the_pips_of_the_die_beside_it_are_not_counted(monkeypatch):
+    """A 1 beside a die of its colours, a 2: the 2's near pip and the 1's would make a 2,
+    but the tray lies between them, so the 1 stays a 1, whether the search found the 2 or
+    not (and the pips a die was read by are its own)."""
     frame = _frame()
     _die(frame, (100, 100), [])
     cv2.circle(frame, (100, 100), 5, WHITE, -1, cv2.LINE_AA)  # a 1's pip is bigger
-    _die(frame, (148, 128), [(-1, -1), (1, 1)])  # 4 px of tray between the two
-    frame = cv2.GaussianBlur(frame, (3, 3), 0.8)
-    pips = _found((100, 100), (136, 116), (160, 140))
-    pips.r[0] = 5.0
-    profile = default_profile()
-    one = _checked(pips, [0])
-    (die,) = _dice_of(frame, [one], [one], pips, profile)
-    assert die.face == 1
-    two = _face_of(np.array([1, 2]), pips, profile)
-    two.edge_score = 1.0
-    dice = _dice_of(frame, [one, two], [one, two], pips, profile)
-    assert [d.face for d in dice] == [1, 2]
+    _die(frame, (148, 100), [(-1, -1), (1, 1)])  # 4 px of tray between the two
+    one_found = _found((100, 100))
+    one_found.r[0] = 5.0
+    assert [d.face for d in _proposed(monkeypatch, frame, one_found)] == [1]
+    both_found = _found((100, 100), (136, 88), (160, 112))
+    both_found.r[0] = 5.0
+    assert [d.face for d in _proposed(monkeypatch, frame, both_found)] == [1, 2]
 
 
 def test_spots_of_another_colour_are_not_counted(monkeypatch):
@@ -196,15 +176,16 @@ def test_a_six_with_pips_lost_in_the_shade_is_a_six_for_a_check_not_two_dice(los
 
 @pytest.mark.parametrize(
     ("gap", "twin_r", "read_as"),
-    [(34, 6, 2), (15, 6, 1), (34, 9, 1)],
+    [(28, 6, 2), (20, 6, 1), (32, 8, 1)],
     ids=["a-two-s-corners", "a-glint-beside-the-pip", "a-bigger-spot"],
 )
 def test_a_one_with_a_lone_pip_like_its_own_is_a_two_only_where_a_two_s_pips_could_be(
-    gap, twin_r, read_as
+    monkeypatch, gap, twin_r, read_as
 ):
-    """A 1 for a check beside a lone spot like its pip, which did not link to it (a swirl
-    between them): the two are a 2 where they lie as far apart as a 2's corners and are of
-    a size. A glint beside a 1's pip lies nearer; a spot much bigger is no pip of its die."""
+    """A 1 beside a lone spot like its pip, on its die, which did not link to it (a swirl
+    between them): the 1 is for a check, and the two are a 2 where they lie as far apart as
+    a 2's corners and are of a size. A glint beside a 1's pip lies nearer; a spot a third
+    bigger is no pip of its die."""
     frame = _frame()
     x, y = 160 - gap // 2, 120 - gap // 2
     cv2.rectangle(frame, (x - 10, y - 10), (x + gap + 10, y + gap + 10), RED, -1)
@@ -213,9 +194,7 @@ def test_a_one_with_a_lone_pip_like_its_own_is_a_two_only_where_a_two_s_pips_cou
     cv2.circle(frame, (x + gap, y + gap), twin_r, WHITE, -1, cv2.LINE_AA)
     pips = _found((x, y), (x + gap, y + gap))
     pips.r[:] = (6.0, float(twin_r))
-    one = _checked(pips, [0])
-    one.doubtful, one.twin = True, 1
-    (die,) = _dice_of(cv2.GaussianBlur(frame, (3, 3), 0.8), [one], [one], pips, default_profile())
+    (die,) = _proposed(monkeypatch, frame, pips)
     assert (die.face, die.flags) == (read_as, (UNCERTAIN,))
 
 
@@ -279,25 +258,30 @@ def _lost_corner(frame):
     cv2.circle(frame, (172, 132), PIP_R, SHADED, -1, cv2.LINE_AA)
 
 
-def test_a_die_for_a_check_one_pip_short_of_a_pattern_is_read_as_that_pattern():
-    """A 4 read as a 1 for a check, one of its pips lost in the shade: its pip and the two
-    found again fit a 4 but for that one, so it is a 4, still for a check."""
+def test_a_die_for_a_check_one_pip_short_of_a_pattern_is_read_as_that_pattern(monkeypatch):
+    """A 4 read as a 1 for a check (the search found one corner pip, measured small), one
+    of its pips lost in the shade: its pip and the two found again fit a 4 but for that one,
+    so it is a 4, still for a check."""
     frame = _frame()
     _lost_corner(frame)
-    die = _read_for_a_check(frame, _found((148, 108)), [0])
+    pips = _found((148, 108))
+    pips.r[0] = 3.0
+    (die,) = _proposed(monkeypatch, frame, pips)
     assert (die.face, die.flags) == (4, (UNCERTAIN,))
 
 
-def test_a_die_read_for_sure_is_not_flagged_for_spots_one_short_of_a_pattern():
-    """A 1 read for sure stays sure when the spots around it fit a pattern only with a pip
-    more than they have: such spots were more often not its pips."""
-    profile = default_profile()
-    pips = _found((148, 108))
-    one = _face_of(np.array([0]), pips, profile)
-    one.edge_score = 1.0
+def test_a_die_read_for_sure_is_not_flagged_for_spots_one_short_of_a_pattern(monkeypatch):
+    """A 1 read for sure stays sure when two spots of its pip's colour on its face fit a
+    pattern with its pip only with a pip more than they have (three corners of a 4): such
+    spots were more often not its pips."""
     frame = _frame()
-    _lost_corner(frame)
-    (die,) = _dice_of(cv2.GaussianBlur(frame, (3, 3), 0.8), [one], [one], pips, profile)
+    cv2.rectangle(frame, (130, 90), (190, 150), RED, -1)
+    cv2.circle(frame, (160, 120), 5, WHITE, -1, cv2.LINE_AA)
+    for spot in [(184, 125), (155, 144)]:  # at a right angle round the pip, 24 px out
+        cv2.circle(frame, spot, 4, WHITE, -1, cv2.LINE_AA)
+    pips = _found((160, 120))
+    pips.r[0] = 5.0
+    (die,) = _proposed(monkeypatch, frame, pips)
     assert (die.face, die.flags) == (1, ())
 
 
@@ -324,14 +308,16 @@ def test_three_pips_too_close_for_corners_of_a_four_are_corners_and_middle_of_a_
 
 
 def _six_two_lost(frame, pip_r):
-    """A 6 whose pips have radius `pip_r`, its left corners lost in the shade (dark red)."""
+    """A 6 whose pips have radius `pip_r`, its left corners lost in a faint shade."""
     _die(frame, (160, 120), [(-1, 0), (1, -1), (1, 0), (1, 1)], pip_r=pip_r)
     for dy in (-1, 1):
-        cv2.circle(frame, (148, 120 + dy * SPACING), pip_r, SHADED, -1, cv2.LINE_AA)
+        cv2.circle(frame, (148, 120 + dy * SPACING), pip_r, FAINT, -1, cv2.LINE_AA)
 
 
 @pytest.mark.parametrize(("pip_r", "read_as"), [(PIP_R, 6), (3, 1)])
-def test_four_pips_are_a_six_two_short_only_where_they_are_big_for_their_spacing(pip_r, read_as):
+def test_four_pips_are_a_six_two_short_only_where_they_are_big_for_their_spacing(
+    monkeypatch, pip_r, read_as
+):
     """A 6 read as a 1 for a check, two corners lost in the shade: its pip and the three
     found again fit a 6 but for two, so it is a 6, for a check. Pips that small for their
     spacing are spread too wide for a 6's (a 3 and a pip of the die beside it): still a 1."""
@@ -339,5 +325,5 @@ def test_four_pips_are_a_six_two_short_only_where_they_are_big_for_their_spacing
     _six_two_lost(frame, pip_r)
     pips = _found((148, 120))
     pips.r[0] = pip_r
-    die = _read_for_a_check(frame, pips, [0])
+    (die,) = _proposed(monkeypatch, frame, pips)
     assert (die.face, die.flags) == (read_as, (UNCERTAIN,))
