@@ -18,12 +18,6 @@ from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK
 from . import scenes
 
 
-def _face_only(pips) -> np.ndarray:
-    """A frame of the face colour alone, for pips made up without a picture: a die read for
-    a check finds no pips in it to count again."""
-    return np.full((480, 640, 3), pips.face_bgr[0], np.uint8)
-
-
 @pytest.mark.parametrize("style", sorted(synth.DIE_STYLES))
 def test_every_face_of_every_die_style_is_read(style):
     rng = np.random.default_rng(sorted(synth.DIE_STYLES).index(style))
@@ -707,31 +701,30 @@ def test_a_darker_die_below_another_in_a_gently_slanted_view_is_a_die(seed):
     assert reading.values == [1, 3, 5, 5], reading.problems
 
 
-def test_a_die_s_side_that_looks_cocked_hides_no_die():
-    """The side of a 6 seen at a slant, read as a 1, looks as squashed as a cocked die. It
-    is the 6's side, and the 6 is the die: no cocked die hides it."""
+def test_a_die_s_side_that_looks_cocked_hides_no_die(monkeypatch):
+    """The side of a white 6 seen at a slant, a shade greyer, its pip read as a 1: the pip
+    looks long and the side flat, as a cocked die does. It is the 6's side, and the 6 is the
+    die: no cocked die hides it."""
     from companion.dice.pips import Pips
-    from companion.dice.reader import _dice_of, _face_of, _sides, default_profile
 
+    frame = np.full((240, 320, 3), (60, 110, 45), np.uint8)
+    cv2.rectangle(frame, (80, 80), (120, 120), (240, 240, 240), -1)  # the 6's top
+    cv2.rectangle(frame, (80, 124), (120, 142), (200, 200, 200), -1)  # its side, below
     six = [[90, 90], [90, 100], [90, 110], [110, 90], [110, 100], [110, 110]]
+    for x, y in six:
+        cv2.circle(frame, (x, y), 3, (25, 25, 25), -1, cv2.LINE_AA)
+    cv2.ellipse(frame, (100, 133), (5, 3), 0, 0, 360, (25, 25, 25), -1, cv2.LINE_AA)
     pips = Pips(
-        xy=np.array([*six, [100, 140]], float),
-        r=np.array([3.0] * 6 + [5.0]),
+        xy=np.array([*six, [100, 133]], float),
+        r=np.array([3.0] * 6 + [4.0]),
         polarity=-np.ones(7),
         contrast=np.full(7, 200.0),
-        elongation=np.array([1.03] * 6 + [1.7]),
-        face_bgr=np.tile([240.0, 240.0, 240.0], (7, 1)),
+        elongation=np.array([1.03] * 6 + [1.52]),
+        face_bgr=np.array([[240.0] * 3] * 6 + [[200.0] * 3]),
         pip_bgr=np.tile([25.0, 25.0, 25.0], (7, 1)),
         weak=np.zeros(7, bool),
     )
-    profile = default_profile()
-    faces = [_face_of(np.arange(6), pips, profile), _face_of(np.array([6]), pips, profile)]
-    for face in faces:
-        face.edge_score = 1.0
-    sides = _sides(faces, pips, profile, slanted=False)
-    assert sides == {1}  # the 1 is the 6's side
-    tops = [f for k, f in enumerate(faces) if k not in sides]
-    dice = _dice_of(_face_only(pips), tops, faces, pips, profile)
+    dice = scenes.proposed(monkeypatch, cv2.GaussianBlur(frame, (3, 3), 0.8), pips)
     assert [(d.face, d.flags) for d in dice] == [(6, ())]
 
 
@@ -764,17 +757,20 @@ RED_ON_BLACK = ((60.0, 55.0, 140.0), (40.0, 42.0, 50.0))
     ],
 )
 def test_a_small_lone_spot_is_a_one_only_when_clear_or_painted_and_round(
-    radius, contrast, elongation, colours, read_as
+    monkeypatch, radius, contrast, elongation, colours, read_as
 ):
     """A lone spot smaller than a die's single pip usually is: a speck of texture, unless it
     stands out clearly from its face and is round. A faint one of a hue of its own (a red
-    pip on a black die, blurred small) is a painted pip: round, a 1 for a check."""
+    pip on a black die, blurred small) is a painted pip: round, a 1 for a check. Each is the
+    one spot the search found on a die 15 px wide."""
     from companion.dice.pips import Pips
-    from companion.dice.reader import _face_of, default_profile
 
     pip, face = colours
+    frame = np.full((240, 320, 3), (60, 110, 45), np.uint8)
+    cv2.rectangle(frame, (153, 113), (167, 127), face, -1)
+    cv2.circle(frame, (160, 120), 2, pip, -1, cv2.LINE_AA)
     pips = Pips(
-        xy=np.array([[100.0, 100.0]]),
+        xy=np.array([[160.0, 120.0]]),
         r=np.array([radius]),
         polarity=np.ones(1) if sum(pip) > sum(face) else -np.ones(1),
         contrast=np.array([contrast]),
@@ -783,8 +779,10 @@ def test_a_small_lone_spot_is_a_one_only_when_clear_or_painted_and_round(
         pip_bgr=np.array([pip]),
         weak=np.zeros(1, bool),
     )
-    one = _face_of(np.arange(1), pips, default_profile())
-    assert (None if one is None else "check" if one.doubtful else "sure") == read_as
+    dice = scenes.proposed(monkeypatch, cv2.GaussianBlur(frame, (3, 3), 0.8), pips)
+    assert [(d.face, "check" if d.flags else "sure") for d in dice] == (
+        [(1, read_as)] if read_as else []
+    )
 
 
 @pytest.mark.parametrize(
@@ -898,31 +896,32 @@ def test_a_flat_three_whose_glinted_pips_look_long_is_not_taken_for_cocked(seed)
     ("other_pip", "read_as"),
     [((230.0, 240.0, 230.0), (2, False)), ((30.0, 30.0, 30.0), (1, True))],
 )
-def test_a_one_with_a_pip_like_its_own_on_the_same_die_is_read_for_a_check(other_pip, read_as):
+def test_a_one_with_a_pip_like_its_own_on_the_same_die_is_read_for_a_check(
+    monkeypatch, other_pip, read_as
+):
     """A glare streak between a 2's pips keeps them from linking: each is a lone pip, read
     as a 1, and one 1 is kept where they overlap. A die shows one 1: a lone pip like the
     kept one's, on its die, makes it doubtful, and the two a 2 for a check. A dark spot on a
     white-pipped die does not: a 1 for sure."""
     from companion.dice.pips import Pips
-    from companion.dice.reader import _dice_of, _face_of, _one_per_place, default_profile
 
+    green = (40, 120, 20)
+    frame = np.full((240, 320, 3), 60, np.uint8)
+    cv2.rectangle(frame, (140, 100), (176, 136), green, -1)
+    cv2.line(frame, (140, 136), (176, 100), (200, 230, 200), 6, cv2.LINE_AA)  # the glare
+    cv2.circle(frame, (150, 110), 3, (230, 240, 230), -1, cv2.LINE_AA)
+    cv2.circle(frame, (166, 126), 3, other_pip, -1, cv2.LINE_AA)
     pips = Pips(
         xy=np.array([[150.0, 110.0], [166.0, 126.0]]),
         r=np.array([3.2, 3.0]),
         polarity=np.array([1.0, 1.0 if other_pip[0] > 100 else -1.0]),
         contrast=np.full(2, 250.0),
         elongation=np.array([1.04, 1.1]),
-        face_bgr=np.tile([40.0, 120.0, 20.0], (2, 1)),
+        face_bgr=np.tile(np.array(green, float), (2, 1)),
         pip_bgr=np.array([[230.0, 240.0, 230.0], other_pip]),
         weak=np.zeros(2, bool),
     )
-    profile = default_profile()
-    ones = [_face_of(np.array([k]), pips, profile) for k in (0, 1)]
-    for one in ones:
-        one.edge_score = 1.0
-    kept = _one_per_place(ones, set(), pips, profile, (320.0, 240.0), slanted=False)
-    assert len(kept) == 1 and kept[0] is ones[0]
-    dice = _dice_of(_face_only(pips), kept, kept, pips, profile)
+    dice = scenes.proposed(monkeypatch, cv2.GaussianBlur(frame, (3, 3), 0.8), pips)
     assert [(d.face, not d.flags) for d in dice] == [read_as]
 
 
