@@ -7,29 +7,24 @@ from copy import deepcopy
 import numpy as np
 
 from companion.dice import faces as facefit
-from companion.dice import pips as pipfind
 from companion.dice import synth
-from companion.dice.reader import _faces_of_group, default_profile
+from companion.dice.reader import default_profile, propose
 
 
 def test_a_face_measures_the_same_among_many_as_alone():
     """Faces are measured in batches (every 1 together, every other face together): each
-    face's edge score, box and flags must be what it gets measured on its own."""
+    face the pip search measured in a tray of a dozen dice must get the edge score, box and
+    flags it gets measured on its own."""
     profile = default_profile()
     rng = np.random.default_rng(12)
     faces = [1, 2, 3, 4, 5, 6, 1, 2, 4, 6, 1, 3]
     scene = synth.random_scene(faces, rng, view_tilt=0.2)
     frame = synth.render(scene, rng)
-    pips = pipfind.find(frame, profile.pips)
-    candidates = [
-        item
-        for idx in facefit.group(frame, pips, profile.faces)
-        for item in _faces_of_group(idx, pips, profile)
-        if isinstance(item, facefit.Face)
-    ]
+    searched = propose(frame, profile, len(faces)).extras
+    assert "scale" not in searched  # searched in the frame's own pixels
+    candidates, pips = searched["candidates"], searched["pips"]
     assert {f.face for f in candidates} >= {1, 2, 3, 4, 5, 6}
     alone = deepcopy(candidates)
-    facefit.measure(frame, candidates, pips, profile.dice)
     for face in alone:
         facefit.measure(frame, [face], pips, profile.dice)
     for together, single in zip(candidates, alone, strict=True):
