@@ -7,7 +7,7 @@ from copy import deepcopy
 import numpy as np
 
 from companion.dice import faces as facefit
-from companion.dice import synth
+from companion.dice import kernels, synth
 from companion.dice.reader import default_profile, propose
 
 
@@ -40,13 +40,11 @@ def test_a_probe_on_a_half_pixel_takes_one_pixel_whatever_its_last_bit():
     or the same frame reads differently there."""
     frame = np.full((20, 20, 3), 200, np.uint8)  # ivory face...
     frame[:, 10:] = 20  # ... and pip-black from x = 10 on
-    colours = facefit._Probes.colours(
-        np.array([[200.0, 200, 200]]), np.array([311.0]), np.array([[20.0, 20, 20]])
-    )
+    # face B, G, R, pip B, G, R, then the pip test's limit (half the contrast, 311) and the
+    # face test's, as a face's probes are tested
+    rows = np.tile(np.array([200, 200, 200, 20, 20, 20, 155.5, 30], np.float32), (3, 1))
     half = 9.5
-    points = np.array([[[np.nextafter(half, 0), 5.0], [half, 5.0], [np.nextafter(half, 20), 5.0]]])
-    probes = facefit._Probes()
-    handle = probes.add("pip", points, colours)
-    probes.run(frame)
-    answers = probes.result(handle)[0].tolist()
-    assert answers in ([True] * 3, [False] * 3)
+    points = np.array([[np.nextafter(half, 0), 5.0], [half, 5.0], [np.nextafter(half, 20), 5.0]])
+    answers = np.empty(3, bool)
+    kernels.probes(frame, 20, points, rows, True, facefit.SATURATED, answers)
+    assert answers.tolist() in ([True] * 3, [False] * 3)
