@@ -300,8 +300,8 @@ def merged_groups(pips: Pips, groups: list[np.ndarray], fp: FaceParams) -> list[
     ]
 
 
-_AFFINE_SRC = {n: np.hstack([t, np.ones((len(t), 1))]) for n, t in TEMPLATES.items()}
-_AFFINE_SOLVE = {n: np.linalg.pinv(src) for n, src in _AFFINE_SRC.items()}
+AFFINE_SRC = {n: np.hstack([t, np.ones((len(t), 1))]) for n, t in TEMPLATES.items()}
+AFFINE_SOLVE = {n: np.linalg.pinv(src) for n, src in AFFINE_SRC.items()}
 
 
 def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | None:
@@ -312,7 +312,7 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     if n not in TEMPLATES or n < 2:
         return None
     found = kernels.fit(
-        np.ascontiguousarray(points, np.float64), TEMPLATES[n], _AFFINE_SOLVE[n], _AFFINE_SRC[n]
+        np.ascontiguousarray(points, np.float64), TEMPLATES[n], AFFINE_SOLVE[n], AFFINE_SRC[n]
     )
     if found is None:
         return None

@@ -17,8 +17,8 @@ from companion.dice import filters, kernels
 from companion.dice.profile import PipParams
 
 _ANGLES = np.linspace(0, 2 * math.pi, 12, endpoint=False)
-_RING_X, _RING_Y = np.cos(_ANGLES), np.sin(_ANGLES)
-_LUMA = np.array([0.114, 0.587, 0.299])
+RING_X, RING_Y = np.cos(_ANGLES), np.sin(_ANGLES)
+LUMA = np.array([0.114, 0.587, 0.299])
 _TIGHT_RING = (1.25, 1.0)  # (times a pip's radius, plus pixels)
 _TIGHT_MIN_RADIUS = 1.8  # px
 _BLURRED_RIM = 1.0  # px a pip's colour reaches past its radius, into its face
@@ -143,7 +143,7 @@ def _peaks(response: np.ndarray, floor: int) -> np.ndarray:
     return found[:count]
 
 
-_DIRS = np.array([(math.cos(a), math.sin(a)) for a in np.arange(8) * math.pi / 4])
+DIRS = np.array([(math.cos(a), math.sin(a)) for a in np.arange(8) * math.pi / 4])
 
 
 def _extent(response, at, peak, p: PipParams):
@@ -167,8 +167,8 @@ def ring_colours(
     times, plus = scale or (p.ring_scale, 1.5)
     radius = (times * r + plus)[:, None]
     # x and y each on its own: numpy is slow over a last axis of two.
-    px = within(np.rint(xy[:, :1] + radius * _RING_X).astype(int), 0, w - 1)
-    py = within(np.rint(xy[:, 1:] + radius * _RING_Y).astype(int), 0, h - 1)
+    px = within(np.rint(xy[:, :1] + radius * RING_X).astype(int), 0, w - 1)
+    py = within(np.rint(xy[:, 1:] + radius * RING_Y).astype(int), 0, h - 1)
     return pixels(bgr, px, py, inside=True).astype(np.float32)
 
 
@@ -185,8 +185,8 @@ def _ring_agreement(bgr, xy, r, pip_bgr, scale):
         bgr.shape[1],
         np.ascontiguousarray(xy),
         radius,
-        _RING_X,
-        _RING_Y,
+        RING_X,
+        RING_Y,
         np.ascontiguousarray(pip_bgr, np.float32),
         face_bgr,
         contrast,
@@ -215,11 +215,11 @@ def _crowded(xy, r, pip_bgr, face_bgr, which: np.ndarray, p: PipParams) -> np.nd
 
 
 @lru_cache(maxsize=8)
-def _outline_steps(max_radius: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def outline_steps(max_radius: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Half-pixel steps out to past `max_radius` and their (dx, dy) along each of the 8 rays,
     flattened ray by ray: (steps,), (8 * steps,), (8 * steps,)."""
     steps = np.arange(0.5, max_radius + 1.5, 0.5, dtype=np.float32)
-    off = steps[None, :, None] * _DIRS[:, None, :]  # (8, steps, 2)
+    off = steps[None, :, None] * DIRS[:, None, :]  # (8, steps, 2)
     return steps, off[..., 0].ravel(), off[..., 1].ravel()
 
 
@@ -227,7 +227,7 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     """Radius, outline (8 points around its middle, for `_elongation`) and shift to the
     outline's middle of each pip: along 8 rays, where colour turns nearer the face's than
     the pip's (ignoring a glint near the centre)."""
-    steps, off_x, off_y = _outline_steps(p.max_radius)
+    steps, off_x, off_y = outline_steps(p.max_radius)
     n = len(xy)
     # Bilinear samples along the rays, taken as cv2.remap takes them with maps in fixed point
     # (as OpenCV 4 turns float maps for itself: OpenCV 5 samples float maps more finely, and
@@ -243,8 +243,8 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
         np.asarray(r0, np.float64),
         np.ascontiguousarray(pip_bgr),
         np.ascontiguousarray(face_bgr),
-        _DIRS,
-        _LUMA,
+        DIRS,
+        LUMA,
         radius,
         outline,
         shift,
@@ -371,7 +371,7 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     # Pip colour: the 3x3 neighbour farthest from the face's brightness, so a glint on a
     # dark pip does not count as the pip. (n, 9, 3), all on the frame.
     around = pixels(bgr, ix[:, None] + _AROUND_X, iy[:, None] + _AROUND_Y, inside=True)
-    luma = around.astype(np.float32) @ _LUMA
+    luma = around.astype(np.float32) @ LUMA
     pick = np.where(arr[:, 5] < 0, luma.argmin(axis=1), luma.argmax(axis=1))
     pip_bgr = around[np.arange(len(arr)), pick].astype(np.float32)
     # The response's half-height is only a first guess at a pip's outline (a pip near a die's
@@ -456,7 +456,7 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     k = strong[np.array(keep, dtype=int)]
     # Dark or bright by brightness, whichever channel found it (yellow on teal is bright).
     face_bgr, pip_bgr = face_bgr.take(k, axis=0), pip_bgr.take(k, axis=0)
-    polarity = np.where((pip_bgr - face_bgr) @ _LUMA > 0, 1.0, -1.0)
+    polarity = np.where((pip_bgr - face_bgr) @ LUMA > 0, 1.0, -1.0)
     # The peak's place, for the face ring, may be off the middle.
     middle = xy.take(k, axis=0) + shift.take(k, axis=0)
     elong = _elongation(outline.take(k, axis=0))

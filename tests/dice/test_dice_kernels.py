@@ -36,7 +36,7 @@ def test_fit_of_pips_all_in_one_place_is_none():
 def test_fit_rejects_a_template_of_another_count():
     points = np.zeros((4, 2))
     with pytest.raises(ValueError, match="template"):
-        kernels.fit(points, faces.TEMPLATES[5], faces._AFFINE_SOLVE[4], faces._AFFINE_SRC[4])
+        kernels.fit(points, faces.TEMPLATES[5], faces.AFFINE_SOLVE[4], faces.AFFINE_SRC[4])
 
 
 def test_extent_measures_a_round_spot_and_drops_an_open_one():
@@ -225,7 +225,7 @@ def test_pip_outlines_sample_the_frame_as_opencvs_fixed_point_remap_does():
     face = rng.uniform(0, 255, (n, 3)).astype(np.float32)
     pip = np.clip(face + rng.uniform(-120, 120, (n, 3)), 0, 255).astype(np.float32)
     pip[:, 0] = np.maximum(pip[:, 0], face[:, 0] + 60)  # brighter: no glint rule
-    steps, off_x, off_y = pipfind._outline_steps(6)
+    steps, off_x, off_y = pipfind.outline_steps(6)
     radius, outline, shift = np.empty(n, np.float32), np.empty((n, 8, 2)), np.empty((n, 2))
     kernels.colour_extent(
         frame,
@@ -237,8 +237,8 @@ def test_pip_outlines_sample_the_frame_as_opencvs_fixed_point_remap_does():
         r0,
         pip,
         face,
-        pipfind._DIRS,
-        pipfind._LUMA,
+        pipfind.DIRS,
+        pipfind.LUMA,
         radius,
         outline,
         shift,
@@ -273,7 +273,7 @@ def test_ring_agreement_finds_the_face_round_a_pip_and_how_much_of_the_ring_is_i
     pip = np.array([[30, 30, 30], [30, 30, 30]], np.float32)
     face, contrast, agree = np.empty((2, 3), np.float32), np.empty(2, np.float32), np.empty(2)
     kernels.ring_agreement(
-        frame, 60, xy, radius, pipfind._RING_X, pipfind._RING_Y, pip, face, contrast, agree
+        frame, 60, xy, radius, pipfind.RING_X, pipfind.RING_Y, pip, face, contrast, agree
     )
     assert face[0].tolist() == [200, 200, 200]
     assert contrast[0] == pytest.approx(170 * math.sqrt(3))
