@@ -129,18 +129,8 @@ def _responses(bgr: np.ndarray, kernel: int) -> np.ndarray:
     h, w = bgr.shape[:2]
     both = _scratch("responses", (2 * h + 2, w, 3))
     smooth = _scratch("smooth", bgr.shape)
-    filters.responses(bgr, w, kernel, smooth, both)
+    filters.responses(bgr, kernel, smooth, both)
     return both
-
-
-def _peaks(response: np.ndarray, floor: int) -> np.ndarray:
-    """Flat indices of the response's peaks at least `floor`, the first of a flat top's."""
-    found = np.empty(4096, np.intp)
-    count = filters.peaks(response, response.shape[1], floor, found)
-    if count > len(found):
-        found = np.empty(count, np.intp)
-        filters.peaks(response, response.shape[1], floor, found)
-    return found[:count]
 
 
 DIRS = np.array([(math.cos(a), math.sin(a)) for a in np.arange(8) * math.pi / 4])
@@ -325,7 +315,7 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     # maxima, the first of each run across, then the first of what is left down each column.
     # Each as its flat index into the response, H x W x 3 seen as one H x 3W image.
     row = w * 3
-    found = _peaks(response, math.floor(p.threshold) + 1)
+    found = filters.peaks(response, math.floor(p.threshold) + 1)
     ys, xs = np.divmod(found, row)
     xs, cs = np.divmod(xs, 3)
     top = ys > h

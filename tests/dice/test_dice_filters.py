@@ -1,6 +1,6 @@
 """The pip search's whole-frame passes give, byte for byte, what OpenCV's smoothing,
-top-hats and 5 x 5 maxima give (the reader was tuned on them), and refuse arrays of the wrong
-size with a clear error."""
+top-hats and 5 x 5 maxima give (the reader was tuned on them), and refuse with a clear error
+what they would otherwise misread."""
 
 import cv2
 import numpy as np
@@ -23,7 +23,7 @@ def _responses(bgr: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     h, w = bgr.shape[:2]
     smooth = np.empty_like(bgr)
     both = np.full((2 * h + 2, w, 3), 77, np.uint8)  # every byte must be written
-    filters.responses(bgr, w, k, smooth, both)
+    filters.responses(bgr, k, smooth, both)
     return smooth, both
 
 
@@ -83,9 +83,9 @@ def test_peaks_are_the_tallest_of_their_5x5_and_one_per_flat_top():
         if trial % 2:
             response = (response // 20 * 20).astype(np.uint8)  # flat tops and ties
         floor = int(rng.integers(1, 60))
-        found = np.empty(h * w * 3, np.intp)
-        count = filters.peaks(response, w, floor, found)
-        assert found[:count].tolist() == _numpy_peaks(response, floor).tolist()
+        found = filters.peaks(response, floor)
+        assert found.dtype == np.intp
+        assert found.tolist() == _numpy_peaks(response, floor).tolist()
 
 
 def test_a_flat_top_is_one_peak_and_a_lone_spike_is_one():
@@ -93,27 +93,46 @@ def test_a_flat_top_is_one_peak_and_a_lone_spike_is_one():
     response[2:5, 3:6, 1] = 90  # a 3 x 3 plateau in G
     response[9, 8, 2] = 40  # a spike in R
     response[9, 1, 0] = 20  # below the floor
-    found = np.empty(16, np.intp)
-    count = filters.peaks(response, 10, 25, found)
-    assert found[:count].tolist() == [(2 * 10 + 3) * 3 + 1, (9 * 10 + 8) * 3 + 2]
+    assert filters.peaks(response, 25).tolist() == [(2 * 10 + 3) * 3 + 1, (9 * 10 + 8) * 3 + 2]
 
 
-def test_peaks_counts_past_a_short_buffer_so_the_caller_can_ask_again():
-    response = np.zeros((5, 40, 3), np.uint8)
-    response[2, ::6, 0] = 50  # 7 spikes, each out of the others' 5 x 5
-    found = np.empty(2, np.intp)
-    count = filters.peaks(response, 40, 25, found)
-    assert count == 7
-    assert found.tolist() == [(2 * 40 + 0) * 3, (2 * 40 + 6) * 3]
+def test_a_response_with_no_peak_has_none():
+    assert filters.peaks(np.full((5, 8, 3), 24, np.uint8), 25).tolist() == []
 
 
-def test_wrong_sizes_are_refused_with_a_clear_error():
+@pytest.mark.parametrize(
+    "bad",
+    [
+        np.zeros((10, 12), np.uint8),  # grey
+        np.zeros((10, 12, 4), np.uint8),  # with alpha
+        np.zeros((10, 12, 3), np.float32),
+        np.zeros((0, 12, 3), np.uint8),
+    ],
+    ids=["grey", "bgra", "float", "empty"],
+)
+def test_an_image_that_is_not_h_x_w_x_3_bytes_is_refused(bad):
+    with pytest.raises(ValueError, match="H x W x 3 uint8"):
+        filters.responses(bad, 21, np.empty_like(bad), np.empty((22, 12, 3), np.uint8))
+    with pytest.raises(ValueError, match="H x W x 3 uint8"):
+        filters.peaks(bad, 10)
+
+
+def test_outputs_opencv_would_not_write_into_and_an_empty_square_are_refused():
+    """OpenCV puts a result that does not fit the array it is given into a new one (the
+    caller's would be left as it was), and takes an empty square for a 3 x 3."""
     bgr = np.zeros((10, 12, 3), np.uint8)
+    smooth = np.empty_like(bgr)
     with pytest.raises(ValueError, match=r"out \(2H \+ 2\)"):
-        filters.responses(bgr, 12, 21, np.empty_like(bgr), np.empty((20, 12, 3), np.uint8))
-    with pytest.raises(ValueError, match=r"k 1\.\.64"):
-        filters.responses(bgr, 12, 65, np.empty_like(bgr), np.empty((22, 12, 3), np.uint8))
-    with pytest.raises(ValueError, match="floor"):
-        filters.peaks(bgr, 12, 0, np.empty(4, np.intp))
-    with pytest.raises(ValueError, match="rows x width"):
-        filters.peaks(bgr, 7, 10, np.empty(4, np.intp))
+        filters.responses(bgr, 21, smooth, np.empty((20, 12, 3), np.uint8))
+    with pytest.raises(ValueError, match=r"out \(2H \+ 2\)"):
+        filters.responses(bgr, 21, smooth, np.empty((22, 12, 3), np.int16))
+    with pytest.raises(ValueError, match="smooth"):
+        filters.responses(bgr, 21, np.empty((10, 11, 3), np.uint8), np.empty((22, 12, 3), np.uint8))
+    with pytest.raises(ValueError, match="k must be at least 1"):
+        filters.responses(bgr, 0, smooth, np.empty((22, 12, 3), np.uint8))
+
+
+@pytest.mark.parametrize("floor", [0, 256])
+def test_a_floor_outside_the_bytes_is_refused(floor):
+    with pytest.raises(ValueError, match=r"floor must be 1\.\.255"):
+        filters.peaks(np.zeros((10, 12, 3), np.uint8), floor)
