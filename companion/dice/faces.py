@@ -108,20 +108,8 @@ def paths_clear(bgr, pips: Pips, ii: np.ndarray, jj: np.ndarray, fp: FaceParams)
     """For each pair of pips, is the straight path between them all face (no gap, seam or
     background)? Every path is sampled about every 1.5 px, skipping each pip's blurred rim,
     as `_along` places points (kernels.paths)."""
-    clear = np.empty(len(ii), bool)
-    kernels.paths(
-        bgr,
-        bgr.shape[1],
-        np.ascontiguousarray(pips.xy),
-        np.ascontiguousarray(pips.r),
-        np.ascontiguousarray(pips.face_bgr, np.float32),
-        np.ascontiguousarray(pips.contrast),
-        np.asarray(ii, np.intp),
-        np.asarray(jj, np.intp),
-        (fp.colour_tolerance, fp.path_tolerance, SATURATED),
-        clear,
-    )
-    return clear
+    tolerances = (fp.colour_tolerance, fp.path_tolerance, SATURATED)
+    return kernels.paths(bgr, pips.xy, pips.r, pips.face_bgr, pips.contrast, ii, jj, tolerances)
 
 
 def off_face(seen: np.ndarray, face: np.ndarray) -> np.ndarray:
@@ -311,9 +299,7 @@ def fit(points: np.ndarray) -> tuple[float, float, float, float, np.ndarray] | N
     n = len(points)
     if n not in TEMPLATES or n < 2:
         return None
-    found = kernels.fit(
-        np.ascontiguousarray(points, np.float64), TEMPLATES[n], AFFINE_SOLVE[n], AFFINE_SRC[n]
-    )
+    found = kernels.fit(points, TEMPLATES[n], AFFINE_SOLVE[n], AFFINE_SRC[n])
     if found is None:
         return None
     residual, spacing, angle, squash, x, y = found
@@ -379,17 +365,6 @@ def fit_short(
     return n + lost, residual, spacing, angle, np.array([centre.real, centre.imag])
 
 
-def _rays(bgr, rays: np.ndarray, dirs: np.ndarray) -> np.ndarray:
-    """For each ray, from its centre along `dirs` and sampled at whole steps from its start
-    up to its stop (as np.arange places them): the distance where the colour first differs
-    from its face's colour by more than its threshold, or the ray leaves the frame (inf if
-    never). `rays` has a row per ray: centre x, y, start, stop, face colour B, G, R (float32
-    values) and threshold."""
-    dist = np.empty(len(rays))
-    kernels.rays(bgr, bgr.shape[1], np.ascontiguousarray(rays), np.ascontiguousarray(dirs), dist)
-    return dist
-
-
 class _Rays:
     """Rays cast from many faces, gathered and sampled at once. `add` takes a block of faces
     (one row each: centre, start, stop, face colour, threshold) and their rays' directions,
@@ -413,7 +388,7 @@ class _Rays:
         return len(self._rays) - 1, k
 
     def run(self, bgr) -> None:
-        self._dist = _rays(bgr, np.concatenate(self._rays), np.concatenate(self._dirs))
+        self._dist = kernels.rays(bgr, np.concatenate(self._rays), np.concatenate(self._dirs))
         self._ends = list(accumulate(len(r) for r in self._rays))
 
     def result(self, handle: tuple[int, int]) -> np.ndarray:
@@ -468,8 +443,7 @@ class _Probes:
             return []
         points = np.concatenate([pts for pts, _ in todo])
         faces = np.concatenate([f for _, f in todo])
-        answer = np.empty(len(points), bool)
-        kernels.probes(bgr, bgr.shape[1], points, faces, pip, SATURATED, answer)
+        answer = kernels.probes(bgr, points, faces, pip, SATURATED)
         ends = list(accumulate(len(pts) for pts, _ in todo))
         return [answer[e - len(pts) : e] for (pts, _), e in zip(todo, ends, strict=True)]
 

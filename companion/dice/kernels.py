@@ -6,8 +6,9 @@ against their faces' colours (`probes`), and a pip pattern fitted to pips (`fit`
 a frame's candidates all at once, in a few NumPy and OpenCV calls rather than dozens per
 candidate.
 
-Arrays come in as buffers (`buffers`), and the answers go into the caller's arrays, made in
-the types the caller reads them in, so that none is copied or converted on the way out.
+Arrays come in shaped as each function says, and are taken in the types their arithmetic
+is stated in (np.asarray, which copies none already of that type); the answers come back as
+arrays, made in the types the callers read them in.
 
 Every build of NumPy and OpenCV must give the same bytes, so that the reader reads alike
 everywhere: float arithmetic is done in a stated type (float32 or float64) and order, one
@@ -26,7 +27,7 @@ from operator import index
 import cv2
 import numpy as np
 
-from companion.dice.buffers import floats, frame_of, items, need, raw, writable
+from companion.dice.filters import check_frame
 
 _F32 = np.float32
 
@@ -89,30 +90,29 @@ def _nearest(image: np.ndarray, xy: np.ndarray) -> np.ndarray:
 # ---- the pip search's responses and spots ----
 
 
-def extent(response, width, at, peak, max_radius, closed, radius, elong) -> int:
-    """Each peak's half-height distance along 8 rays in `response` (uint8, (2H + 2) x width
-    x 3: the black-hat above the top-hat, two rows of zeros between), the peak at flat index
-    `at` (intp). A ray ends at the first step below ceil(0.65 peak), or where the response
-    rises by more than floor(0.08 peak) (a neighbour, a die's edge); rays are clipped to the
-    peak's own half of the response. Peaks whose rays all end within max_radius + 1 steps are
-    written to `closed` (intp, their indices), `radius` (float64, the mean reach) and `elong`
-    (float64, longest over shortest of the 4 diameters); returns how many."""
-    width, max_radius = index(width), index(max_radius)
-    res, where = raw(response), items(at, np.intp)
-    n = len(where)
+def extent(response, at, peak, max_radius):
+    """Each peak's half-height distance along 8 rays in `response` (uint8, (2H + 2) x W x 3:
+    the black-hat above the top-hat, two rows of zeros between), the peak at flat index `at`
+    (intp) with height `peak` (float32). A ray ends at the first step below ceil(0.65 peak),
+    or where the response rises by more than floor(0.08 peak) (a neighbour, a die's edge);
+    rays are clipped to the peak's own half of the response. Returns, of the peaks whose rays
+    all end within max_radius + 1 steps, their indices (intp), their mean reach (float64) and
+    longest over shortest of their 4 diameters (float64). An index off the response is an
+    IndexError: clipped as the rays are, it would be read as a peak somewhere else."""
+    check_frame(response, "extent")
+    max_radius = index(max_radius)
+    rows, width = response.shape[:2]
+    height, odd = divmod(rows - 2, 2)
+    if odd or height < 1:
+        raise ValueError(f"extent: response must be (2H + 2) x W x 3, not {response.shape}")
+    if not 1 <= max_radius <= 64:
+        raise ValueError(f"extent: max_radius must be 1..64, not {max_radius}")
+    res = response.reshape(-1)
+    flat, top = np.asarray(at, np.intp), np.asarray(peak, _F32)
+    # (as unsigned, a negative index is off the response too)
+    if (flat.view(np.uintp) >= len(res)).any():
+        raise IndexError("extent: a peak off the response")
     row = width * 3
-    height = (len(res) // row - 2) // 2 if width > 0 else 0
-    if width <= 0 or len(res) != (2 * height + 2) * row or not 1 <= max_radius <= 64:
-        raise ValueError("extent: bad response or max_radius")
-    top = need(peak, n, np.float32, "peak")
-    out_i = need(closed, n, np.intp, "closed", out=True)
-    out_r = need(radius, n, np.float64, "radius", out=True)
-    out_e = need(elong, n, np.float64, "elong", out=True)
-    # Peak by peak: those before the first one off the response are written, then the
-    # error. (With no rows in the frame, no peak is on it.)
-    off = np.flatnonzero((where < 0) | (where >= len(res)) | (height < 1))
-    good = off[0] if len(off) else n
-    flat, top = where[:good], top[:good]
     y, x = np.divmod(flat, row)
     x, channel = np.divmod(x, 3)
     y0 = np.where(y > height, height + 2, 0)  # the half the peak is in
@@ -141,51 +141,40 @@ def extent(response, width, at, peak, max_radius, closed, radius, elong) -> int:
         before += going
     shut = (before < steps).all(axis=0)  # every ray ended
     reach = before[:, shut] + 0.5  # (8, closed peaks): the last step before the end, plus a half
-    count = reach.shape[1]
     total = 0.0
     for d in range(8):  # added ray by ray
         total = total + reach[d]
     diameter = reach[:4] + reach[4:]
-    out_i[:count] = np.flatnonzero(shut)
-    out_r[:count] = total / 8
-    out_e[:count] = diameter.max(axis=0) / np.maximum(diameter.min(axis=0), 1.0)
-    if good < n:
-        raise IndexError("extent: peak off the response")
-    return count
+    return (
+        np.flatnonzero(shut),
+        total / 8,
+        diameter.max(axis=0) / np.maximum(diameter.min(axis=0), 1.0),
+    )
 
 
-def spots(frame, width, x0, y0, x1, y1, colour, limit, own):
+def spots(frame, x0, y0, x1, y1, colour, limit, own):
     """The spots of one colour in the window [x0, x1) x [y0, y1) of `frame` (uint8, H x W x
-    3, W and H from `x1`, `y1` and the buffer's size given W as `width`): 8-connected pixels
-    whose squared distance to `colour` (B, G, R, as OpenCV rounds a scalar to bytes) is below
-    `limit`. Returns (centres, boxes, own_areas): their centres (bytes of float64 (x, y),
-    window pixels), their boxes (bytes of int64 (width, height, area)), in the order OpenCV's
+    3): 8-connected pixels whose squared distance to `colour` (B, G, R, as OpenCV rounds a
+    scalar to bytes) is below `limit`. Returns their centres (float64 k x 2, window pixels)
+    and their boxes (int64 k x 3: width, height, area), in the order OpenCV's
     connectedComponents numbers them (by the first 2 x 2 block of pixels that holds them,
-    blocks in rows of two pixel rows), and for each whole-pixel place of `own` (a sequence of
-    (x, y) in the window) the area of the biggest spot in the 3 x 3 pixels around it (kept to
+    blocks in rows of two pixel rows), and for each place of `own` (whole numbers, m x 2:
+    x, y in the window) the area of the biggest spot in the 3 x 3 pixels around it (kept to
     the window), 0 if none."""
-    width, x0, y0, x1, y1 = (index(a) for a in (width, x0, y0, x1, y1))
+    check_frame(frame, "spots")
+    x0, y0, x1, y1 = (index(a) for a in (x0, y0, x1, y1))
     b, g, r = (float(c) for c in colour)
     limit = float(limit)
-    px = raw(frame)
-    height = len(px) // (width * 3) if width > 0 else 0
-    if (
-        width <= 0
-        or len(px) != height * width * 3
-        or not (0 <= x0 < x1 <= width and 0 <= y0 < y1 <= height)
-    ):
+    height, width = frame.shape[:2]
+    if not (0 <= x0 < x1 <= width and 0 <= y0 < y1 <= height):
         raise ValueError("spots: window off the frame")
-    try:
-        places = np.array([(index(x), index(y)) for x, y in own], np.intp).reshape(-1, 2)
-    except TypeError:
-        raise TypeError("spots: own must be a sequence of (x, y)") from None
     # saturate_cast<uchar>: rounded half to even (as round does), kept to bytes
     want = [round(min(max(c, 0.0), 255.0)) for c in (b, g, r)]
     # The squared distance: each channel's by a table of its own, added up in float32 (whole
     # numbers up to 3 * 255 ** 2, exact). Below `limit` is below its ceiling, kept in range
     # (a NaN stays one: nothing is below it).
     table = ((np.arange(256)[:, None] - want) ** 2).astype(np.float32).reshape(256, 1, 3)
-    dist = cv2.transform(cv2.LUT(px.reshape(height, width, 3)[y0:y1, x0:x1], table), _ADD)
+    dist = cv2.transform(cv2.LUT(frame[y0:y1, x0:x1], table), _ADD)
     near = dist < np.float32(min(max(np.ceil(limit), 0.0), 3 * 255**2 + 1.0))
     # Spaghetti (OpenCV's default for 8-connected) labels by 2 x 2 blocks: named, so that the
     # numbering stays the same whatever the default becomes.
@@ -196,11 +185,11 @@ def spots(frame, width, x0, y0, x1, y1, colour, limit, own):
     area[0] = 0  # the background is no spot
     # The 3 x 3 around each place, each end kept to the window.
     h, w = y1 - y0, x1 - x0
-    ys = np.minimum(np.maximum(places[:, 1:] + np.arange(-1, 2), 0), h - 1)
-    xs = np.minimum(np.maximum(places[:, :1] + np.arange(-1, 2), 0), w - 1)
+    ys = np.minimum(np.maximum(own[:, 1:] + np.arange(-1, 2), 0), h - 1)
+    xs = np.minimum(np.maximum(own[:, :1] + np.arange(-1, 2), 0), w - 1)
     biggest = area[labels[ys[:, :, None], xs[:, None, :]]].reshape(-1, 9).max(axis=1)
     boxes = stats[1:, cv2.CC_STAT_WIDTH : cv2.CC_STAT_AREA + 1].astype(np.int64)
-    return centroids[1:].tobytes(), boxes.tobytes(), biggest.tolist()
+    return centroids[1:], boxes, biggest
 
 
 # ---- pips' colours ----
@@ -237,37 +226,27 @@ def _remapped(image: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return cv2.remap(image, fixed, fraction, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def colour_extent(
-    bgr, width, xy, off_x, off_y, steps, r0, pip, face, dirs, luma, radius, outline, shift
-):
+def colour_extent(bgr, xy, off_x, off_y, steps, r0, pip, face, dirs, luma):
     """Where each pip's colour turns nearer its face's than its own along 8 rays from its
     centre `xy` (float64, n x 2): the samples (`_remapped`) at xy + (off_x, off_y) (float64,
     8 x len(steps): ray by ray, at distances `steps`, float32 half pixels), in `bgr` (uint8,
-    H x width x 3). `r0` (float64) is the radius the response gave, `pip` and `face` (float32,
+    H x W x 3). `r0` (float64, n) is the radius the response gave, `pip` and `face` (float32,
     n x 3) the colours. A ray ends at the first sample past half of r0 nearer the face; on a
-    dark grey pip of a coloured die it goes on past a glint. Writes `radius` (float32, the
-    mean reach), `outline` (float64, n x 8 x 2: the rays' ends around their middle) and
-    `shift` (float64, n x 2: from the centre to the outline's middle where it closed all round
-    and moved at least a pixel, else 0). `dirs` (float64, 8 x 2) are the rays' directions,
-    `luma` (float64, 3) the weights of a colour's brightness."""
-    width = index(width)
-    r0, steps = items(r0, np.float64), items(steps, _F32)
-    n, n_steps = len(r0), len(steps)
-    image = frame_of(bgr, width, "colour_extent")
-    xy = need(xy, n * 2, np.float64, "xy").reshape(n, 2)
-    off_x = need(off_x, 8 * n_steps, np.float64, "off_x").reshape(8, n_steps)
-    off_y = need(off_y, 8 * n_steps, np.float64, "off_y").reshape(8, n_steps)
-    pip = need(pip, n * 3, _F32, "pip").reshape(n, 3)
-    face = need(face, n * 3, _F32, "face").reshape(n, 3)
-    dirs = need(dirs, 16, np.float64, "dirs").reshape(8, 2)
-    luma = need(luma, 3, np.float64, "luma")
-    out_r = need(radius, n, _F32, "radius", out=True)
-    out_o = need(outline, n * 16, np.float64, "outline", out=True)
-    out_s = need(shift, n * 2, np.float64, "shift", out=True)
+    dark grey pip of a coloured die it goes on past a glint. Returns the mean reach (float32,
+    n), the outline (float64, n x 8 x 2: the rays' ends around their middle) and the shift
+    (float64, n x 2: from the centre to the outline's middle where it closed all round and
+    moved at least a pixel, else 0). `dirs` (float64, 8 x 2) are the rays' directions, `luma`
+    (float64, 3) the weights of a colour's brightness."""
+    check_frame(bgr, "colour_extent")
+    xy, off_x, off_y, r0, dirs, luma = (
+        np.asarray(a, np.float64) for a in (xy, off_x, off_y, r0, dirs, luma)
+    )
+    steps, pip, face = (np.asarray(a, _F32) for a in (steps, pip, face))
+    n, n_steps = len(xy), len(steps)
     if n == 0:
-        return None
+        return np.zeros(0, _F32), np.zeros((0, 8, 2)), np.zeros((0, 2))
     if n_steps == 0:  # (a ray that meets no face reaches past the last step: there is none)
-        raise ValueError("steps: none to sample")
+        raise ValueError("colour_extent: no steps to sample")
     towards = pip - face
     # Nearer the face than the pip: on the face's side of the plane halfway between the two
     # colours, |c - f| < |c - p|  <=>  c.(p - f) < (|p|^2 - |f|^2) / 2.
@@ -278,7 +257,7 @@ def colour_extent(
     # Every step of every ray at once, (n, 8, steps): what lies past a ray's end changes
     # nothing.
     seen = _remapped(
-        image,
+        bgr,
         (xy[:, :1] + off_x.reshape(1, -1)).reshape(n, -1),
         (xy[:, 1:] + off_y.reshape(1, -1)).reshape(n, -1),
     ).reshape(n, 8, n_steps, 3)
@@ -303,40 +282,28 @@ def colour_extent(
     edge = reach.astype(np.float64)[:, :, None] * dirs
     # cumsum adds ray by ray; + 0.0 makes a sum of -0.0s 0.0, as a sum from 0.0 is.
     middle = (np.cumsum(edge, axis=1)[:, -1] + 0.0) / 8
-    out_r[:] = mean
-    out_o[:] = (edge - middle[:, None, :]).ravel()
     # The outline's middle is the pip's centre; the response's peak can sit off it (a glint
     # on a dark pip splits its peak). Trust the outline only where it closed all round, and
     # only a shift bigger than its half-pixel steps can measure.
     moved = np.hypot(middle[:, 0], middle[:, 1])
     trusted = ended.all(axis=1) & (moved >= 1.0) & (moved < 0.5 * mean.astype(np.float64))
-    out_s[:] = np.where(trusted[:, None], middle, 0.0).ravel()
-    return None
+    return mean, edge - middle[:, None, :], np.where(trusted[:, None], middle, 0.0)
 
 
-def ring_agreement(bgr, width, xy, radius, ring_x, ring_y, pip, face, contrast, agree):
+def ring_agreement(bgr, xy, radius, ring_x, ring_y, pip):
     """A ring of 12 samples round each pip: at xy + radius (ring_x, ring_y) (xy float64 n x 2,
-    `radius` float32 or float64 n, the ring's directions float64 12), each rounded to the
-    nearest pixel (halves to even) and kept on the frame. Writes the face's colour, the ring's
-    median channel by channel (`face`, float32 n x 3), the pip's contrast with it (`contrast`,
-    float32 n, from `pip` float32 n x 3) and the share of the ring within 0.3 of that contrast
-    plus 8 of the face's colour (`agree`, float64 n), in float32 as NumPy computes them."""
-    width = index(width)
-    xy = items(xy, np.float64)
-    n = len(xy) // 2
-    xy = xy[: 2 * n].reshape(n, 2)
-    image = frame_of(bgr, width, "ring_agreement")
-    reach = floats(radius, n, "radius").astype(np.float64)
-    ring_x = need(ring_x, 12, np.float64, "ring_x")
-    ring_y = need(ring_y, 12, np.float64, "ring_y")
-    pip = need(pip, 3 * n, _F32, "pip").reshape(n, 3)
-    out_f = need(face, 3 * n, _F32, "face", out=True)
-    out_c = need(contrast, n, _F32, "contrast", out=True)
-    out_a = need(agree, n, np.float64, "agree", out=True)
-    height = image.shape[0]
+    `radius` n, the ring's directions float64 12), each worked out in float64, rounded to the
+    nearest pixel (halves to even) and kept on the frame. Returns the face's colour, the
+    ring's median channel by channel (float32 n x 3), the pip's contrast with it (float32 n,
+    from `pip` float32 n x 3) and the share of the ring within 0.3 of that contrast plus 8 of
+    the face's colour (float64 n), in float32 as NumPy computes them."""
+    check_frame(bgr, "ring_agreement")
+    xy, reach, ring_x, ring_y = (np.asarray(a, np.float64) for a in (xy, radius, ring_x, ring_y))
+    pip = np.asarray(pip, _F32)
+    height, width = bgr.shape[:2]
     x = np.minimum(np.maximum(np.rint(xy[:, :1] + reach[:, None] * ring_x), 0), width - 1)
     y = np.minimum(np.maximum(np.rint(xy[:, 1:] + reach[:, None] * ring_y), 0), height - 1)
-    ring = image.reshape(-1, 3).take((y * width + x).astype(np.intp), axis=0)  # (n, 12, 3)
+    ring = bgr.reshape(-1, 3).take((y * width + x).astype(np.intp), axis=0)  # (n, 12, 3)
     ordered = np.sort(ring, axis=1)
     face_bgr = (ordered[:, 5].astype(_F32) + ordered[:, 6]) / _F32(2)
     contrast_k = _off_face(pip, face_bgr)
@@ -344,32 +311,26 @@ def ring_agreement(bgr, width, xy, radius, ring_x, ring_y, pip, face, contrast, 
     # Channel by channel, each pip's face against its ring (NumPy is slow over rows of three).
     b, g, r = (ring[..., c] - face_bgr[:, c, None] for c in range(3))
     agreeing = (np.sqrt(b * b + g * g + r * r) < within[:, None]).sum(axis=1)
-    out_f[:] = face_bgr.ravel()
-    out_c[:] = contrast_k
-    out_a[:] = agreeing / 12.0
-    return None
+    return face_bgr, contrast_k, agreeing / 12.0
 
 
 # ---- faces ----
 
 
-def rays(bgr, width, table, dirs, dist):
+def rays(bgr, table, dirs):
     """Rays out from faces' centres until the colour leaves the face's. `table` (float64,
     m x 8) has a row per ray: centre x, y, start, stop, face colour B, G, R and threshold;
     `dirs` (float64, m x 2) its direction. A ray is sampled at the places np.arange(start,
     stop, 1.0) gives (its step is (start + 1) - start, its second place start + 1), each
-    rounded to the nearest pixel (halves to even, as NumPy rounds); `dist` (float64, m) gets
-    the first place off the frame or whose colour is farther from the face's than the
-    threshold (squared distance in float32, as NumPy computes it), or inf where none is.
-    `bgr` is uint8 H x width x 3."""
-    width = index(width)
-    out = items(writable(dist, "dist"), np.float64)
-    m = len(out)
-    image = frame_of(bgr, width, "rays")
-    table = need(table, 8 * m, np.float64, "table").reshape(m, 8)
-    dirs = need(dirs, 2 * m, np.float64, "dirs").reshape(m, 2)
-    height = image.shape[0]
-    pixels = image.reshape(-1, 3)
+    rounded to the nearest pixel (halves to even, as NumPy rounds). Returns for each ray
+    (float64, m) the first place off the frame or whose colour is farther from the face's
+    than the threshold (squared distance in float32, as NumPy computes it), or inf where
+    none is. `bgr` is uint8 H x W x 3."""
+    check_frame(bgr, "rays")
+    table, dirs = np.asarray(table, np.float64), np.asarray(dirs, np.float64)
+    m = len(table)
+    height, width = bgr.shape[:2]
+    pixels = bgr.reshape(-1, 3)
     start = table[:, 2]
     second = start + 1.0
     count = np.ceil(table[:, 3] - start)
@@ -404,40 +365,29 @@ def rays(bgr, width, table, dirs, dist):
         found[todo[left]] = at[first[left], left]
         todo = todo[~left & (hi < counts)]
         lo, hi = hi, 8 * hi
-    out[:] = found
-    return None
+    return found
 
 
-def paths(bgr, width, xy, r, face, contrast, ii, jj, tolerances, clear) -> None:
+def paths(bgr, xy, r, face, contrast, ii, jj, tolerances):
     """For each pair of pips ii[k], jj[k] (intp): is the straight path between them all face?
     Sampled as faces._along places points (at least two, about every 1.5 px), from 1.8 radii
     plus 2 px off each pip's middle, each rounded to the nearest pixel (halves to even; a
     place off the frame takes the frame's nearest pixel). A path is clear where its worst
     sample is no farther from the mean of the two pips' face colours (`_off_face`) than the
-    least of the colour tolerance and the path tolerance times the lesser contrast. `xy`
-    float64 n x 2, `face` float32 n x 3; `r` and `contrast` float32 or float64 (n), computed
-    in that type as NumPy would; `tolerances` (colour, path, saturated: a strong colour's
-    (max - min) / max); `clear` (bool, m) is written. Paths too short to sample are clear.
-    A pip index off the pips (a negative one too) stops it: the pairs before it are written,
-    then an IndexError."""
-    image, width = raw(bgr), index(width)
-    xy, r, face, contrast, ii, jj = (raw(a) for a in (xy, r, face, contrast, ii, jj))
-    if len(tolerances) != 3:
-        raise TypeError(f"tolerances must be a sequence of length 3, not {len(tolerances)}")
+    least of the colour tolerance and the path tolerance times the lesser contrast. `bgr`
+    uint8 H x W x 3, `xy` float64 n x 2, `face` float32 n x 3; `r` and `contrast` float32 or
+    float64 arrays (n), computed in their own type as NumPy would; `tolerances` (colour,
+    path, saturated: a strong colour's (max - min) / max). Returns whether each is clear
+    (bool, m); paths too short to sample are. A pip index off the pips (a negative one too,
+    which NumPy would take from the end) is an IndexError."""
+    check_frame(bgr, "paths")
     colour_tol, path_tol, saturated = (float(v) for v in tolerances)
-    out = writable(clear, "clear")
-    image = frame_of(image, width, "paths")
-    i = items(ii, np.intp)
-    n, m = len(xy) // 16, len(i)
-    p = need(xy, 2 * n, np.float64, "xy").reshape(n, 2)
-    fc = need(face, 3 * n, _F32, "face").reshape(n, 3)
-    j = need(jj, m, np.intp, "jj")
-    need(out, m, np.uint8, "clear")
-    r, c = floats(r, n, "r"), floats(contrast, n, "contrast")
+    p, fc = np.asarray(xy, np.float64), np.asarray(face, _F32)
+    i, j = np.asarray(ii, np.intp), np.asarray(jj, np.intp)
+    n = len(p)
     # (as unsigned, a negative index is off the pips too)
-    outside = (i.view(np.uintp) >= n) | (j.view(np.uintp) >= n)
-    stop = int(outside.argmax()) if outside.any() else m
-    i, j = i[:stop], j[:stop]
+    if ((i.view(np.uintp) >= n) | (j.view(np.uintp) >= n)).any():
+        raise IndexError("paths: a pip index off the pips")
     a = p[i]
     ab = p[j] - a
     d = np.hypot(ab[:, 0], ab[:, 1])
@@ -446,12 +396,13 @@ def paths(bgr, width, xy, r, face, contrast, ii, jj, tolerances, clear) -> None:
     with np.errstate(all="ignore"):  # pips in one place: not sampled
         t0, t1 = rim[i] / d, 1 - rim[j] / d
     sampled = (t1 > t0).nonzero()[0]
-    result = np.ones(stop, bool)
+    result = np.ones(len(i), bool)
     if len(sampled):
         i, j, t0, span = i[sampled], j[sampled], t0[sampled], (t1 - t0)[sampled]
-        least = np.where(c[i] < c[j], c[i], c[j])
+        least = np.where(contrast[i] < contrast[j], contrast[i], contrast[j])
         # the tolerances in the contrast's type
-        colour_tol, path_tol = c.dtype.type(colour_tol), c.dtype.type(path_tol)
+        kind = contrast.dtype.type
+        colour_tol, path_tol = kind(colour_tol), kind(path_tol)
         lesser = path_tol * least
         limit = np.where(colour_tol < lesser, colour_tol, lesser)
         f = (fc[i] + fc[j]) / _F32(2)
@@ -460,41 +411,32 @@ def paths(bgr, width, xy, r, face, contrast, ii, jj, tolerances, clear) -> None:
         starts = counts.cumsum() - counts
         seg = np.arange(len(counts)).repeat(counts)
         t = t0[seg] + (np.arange(len(seg)) - starts[seg]) * step[seg]
-        seen = _nearest(image, a[sampled][seg] + t[:, None] * ab[sampled][seg])
+        seen = _nearest(bgr, a[sampled][seg] + t[:, None] * ab[sampled][seg])
         off = _off_face(seen, f[seg], _strong(f, _F32(saturated))[seg])
         # the worst, from 0 up, passing over a NaN
         worst = np.fmax(np.fmax.reduceat(off, starts), _F32(0))
         result[sampled] = worst <= limit
-    out[:stop] = result
-    if stop < m:
-        raise IndexError("paths: a pip index off the pips")
+    return result
 
 
-def probes(bgr, width, points, rows, pip, saturated, answers) -> None:
-    """Points (float64, m x 2) tested against their faces' colours: each first snapped to
-    1/2**20 px (so that a place on a half pixel takes the same pixel on every build), then
-    rounded to the nearest pixel (halves to even) and kept on the frame. `rows` (float32,
-    m x 8) give each point its face colour, pip colour, and the limits of a `pip` and a
-    `face` test. With `pip`, a point looks like the pip: farther from the face than its
-    limit and nearer the pip than the face; else it has the face's colour (`_off_face`, a
-    face of a strong colour by `saturated`) within its limit. `answers` (bool, m) is
-    written."""
-    image, width = raw(bgr), index(width)
-    points, rows = raw(points), raw(rows)
-    pip, saturated = bool(pip), float(saturated)
-    out = writable(answers, "answers")
-    image = frame_of(image, width, "probes")
-    m = len(out)
-    points = need(points, 2 * m, np.float64, "points").reshape(m, 2)
-    rows = need(rows, 8 * m, _F32, "rows").reshape(m, 8)
-    seen = _nearest(image, np.rint(points * _SNAP) / _SNAP)
+def probes(bgr, points, rows, pip, saturated):
+    """Points (float64, m x 2) tested against their faces' colours in `bgr` (uint8, H x W x
+    3): each first snapped to 1/2**20 px (so that a place on a half pixel takes the same
+    pixel on every build), then rounded to the nearest pixel (halves to even) and kept on
+    the frame. `rows` (float32, m x 8) give each point its face colour, pip colour, and the
+    limits of a `pip` and a `face` test. With `pip`, a point looks like the pip: farther from
+    the face than its limit and nearer the pip than the face; else it has the face's colour
+    (`_off_face`, a face of a strong colour by `saturated`) within its limit. Returns the
+    answers (bool, m)."""
+    check_frame(bgr, "probes")
+    points, rows = np.asarray(points, np.float64), np.asarray(rows, _F32)
+    seen = _nearest(bgr, np.rint(points * _SNAP) / _SNAP)
     face = rows[:, :3]
     if pip:
         from_face = _off_face(seen, face)
         from_pip = _off_face(seen, rows[:, 3:6])
-        out[:] = (from_face > rows[:, 6]) & (from_pip < from_face)
-    else:
-        out[:] = _off_face(seen, face, _strong(face, _F32(saturated))) < rows[:, 7]
+        return (from_face > rows[:, 6]) & (from_pip < from_face)
+    return _off_face(seen, face, _strong(face, _F32(saturated))) < rows[:, 7]
 
 
 # ---- pip patterns ----
@@ -513,14 +455,12 @@ def fit(points, template, solve, source) -> tuple | None:
     ratio the squash. Residual in pip spacings; None where the points all sit in one place.
     """
     # Python's floats for the handful of sums and products, numpy for the 4 x n x n costs
-    points, template, solve, source = (raw(a) for a in (points, template, solve, source))
-    n = len(points) // 16
+    pt, template, solve, source = (
+        np.asarray(a, np.float64) for a in (points, template, solve, source)
+    )
+    n = len(pt)
     if n < 2 or n > 6:
-        raise ValueError("fit: 2 to 6 points")
-    pt = need(points, 2 * n, np.float64, "points").reshape(n, 2)
-    template = need(template, 2 * n, np.float64, "template").reshape(n, 2)
-    solve = need(solve, 3 * n, np.float64, "solve")
-    source = need(source, 3 * n, np.float64, "source")
+        raise ValueError(f"fit: 2 to 6 points, not {n}")
     xs, ys = pt[:, 0].tolist(), pt[:, 1].tolist()
     cx = cy = 0.0
     for x, y in zip(xs, ys, strict=True):  # not sum(), which compensates from Python 3.12
@@ -565,11 +505,10 @@ def fit(points, template, solve, source) -> tuple | None:
     if n >= 4:
         # least-squares affine map, template -> image: rows (a, c), (b, d), (tx, ty)
         ox, oy = [xs[o] for o in order], [ys[o] for o in order]
-        pinv, src = solve.tolist(), source.tolist()
         sol = []
-        for row in range(3):
+        for weights in solve.tolist():
             sx = sy = 0.0
-            for w, x, y in zip(pinv[row * n : row * n + n], ox, oy, strict=True):
+            for w, x, y in zip(weights, ox, oy, strict=True):
                 sx += w * x
                 sy += w * y
             sol.append((sx, sy))
@@ -580,8 +519,9 @@ def fit(points, template, solve, source) -> tuple | None:
         big = math.sqrt((fro + math.sqrt(gap if gap > 0.0 else 0.0)) / 2)  # fmax(gap, 0)
         small = det / big if big > 0 else 0.0
         squash = small / big if big > 0 else 0.0
-        ex = [src[3 * i] * a + src[3 * i + 1] * b + src[3 * i + 2] * ux - ox[i] for i in range(n)]
-        ey = [src[3 * i] * c + src[3 * i + 1] * d + src[3 * i + 2] * uy - oy[i] for i in range(n)]
+        src = source.tolist()
+        ex = [s0 * a + s1 * b + s2 * ux - x for (s0, s1, s2), x in zip(src, ox, strict=True)]
+        ey = [s0 * c + s1 * d + s2 * uy - y for (s0, s1, s2), y in zip(src, oy, strict=True)]
         err = 0.0
         for e in np.hypot(ex, ey).tolist():
             if e > err:  # fmax, which passes over a NaN

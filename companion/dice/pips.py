@@ -136,18 +136,6 @@ def _responses(bgr: np.ndarray, kernel: int) -> np.ndarray:
 DIRS = np.array([(math.cos(a), math.sin(a)) for a in np.arange(8) * math.pi / 4])
 
 
-def _extent(response, at, peak, p: PipParams):
-    """Each peak's half-height distance along 8 rays, in its own channel of the black-hat or
-    the top-hat in `_responses`, where it is at flat index `at`: the indices of those closed
-    all round, and their radius and elongation."""
-    n = len(at)
-    closed, radius, elong = np.empty(n, np.intp), np.empty(n), np.empty(n)
-    count = kernels.extent(
-        response, response.shape[1], at, peak, p.max_radius, closed, radius, elong
-    )
-    return closed[:count], radius[:count], elong[:count]
-
-
 def ring_colours(
     bgr: np.ndarray, xy: np.ndarray, r: np.ndarray, p: PipParams, scale=None
 ) -> np.ndarray:
@@ -168,21 +156,7 @@ def _ring_agreement(bgr, xy, r, pip_bgr, scale):
     that has the face's colour."""
     times, plus = scale
     radius = times * r + plus  # in r's own type, as ring_colours has it
-    n = len(xy)
-    face_bgr, contrast, agree = np.empty((n, 3), np.float32), np.empty(n, np.float32), np.empty(n)
-    kernels.ring_agreement(
-        bgr,
-        bgr.shape[1],
-        np.ascontiguousarray(xy),
-        radius,
-        RING_X,
-        RING_Y,
-        np.ascontiguousarray(pip_bgr, np.float32),
-        face_bgr,
-        contrast,
-        agree,
-    )
-    return face_bgr, contrast, agree
+    return kernels.ring_agreement(bgr, xy, radius, RING_X, RING_Y, pip_bgr)
 
 
 def _crowded(xy, r, pip_bgr, face_bgr, which: np.ndarray, p: PipParams) -> np.ndarray:
@@ -207,10 +181,9 @@ def _crowded(xy, r, pip_bgr, face_bgr, which: np.ndarray, p: PipParams) -> np.nd
 @lru_cache(maxsize=8)
 def outline_steps(max_radius: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Half-pixel steps out to past `max_radius` and their (dx, dy) along each of the 8 rays,
-    flattened ray by ray: (steps,), (8 * steps,), (8 * steps,)."""
+    ray by ray: (steps,), (8, steps), (8, steps)."""
     steps = np.arange(0.5, max_radius + 1.5, 0.5, dtype=np.float32)
-    off = steps[None, :, None] * DIRS[:, None, :]  # (8, steps, 2)
-    return steps, off[..., 0].ravel(), off[..., 1].ravel()
+    return steps, steps * DIRS[:, :1], steps * DIRS[:, 1:]
 
 
 def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
@@ -218,28 +191,10 @@ def _colour_extent(bgr, xy, r0, pip_bgr, face_bgr, p: PipParams):
     outline's middle of each pip: along 8 rays, where colour turns nearer the face's than
     the pip's (ignoring a glint near the centre)."""
     steps, off_x, off_y = outline_steps(p.max_radius)
-    n = len(xy)
     # Bilinear samples along the rays, taken as cv2.remap takes them with maps in fixed point
     # (as OpenCV 4 turns float maps for itself: OpenCV 5 samples float maps more finely, and
     # the reader must read the same on every build), each only as far as its ray reaches.
-    radius, outline, shift = np.empty(n, np.float32), np.empty((n, 8, 2)), np.empty((n, 2))
-    kernels.colour_extent(
-        bgr,
-        bgr.shape[1],
-        np.ascontiguousarray(xy),
-        off_x,
-        off_y,
-        steps,
-        np.asarray(r0, np.float64),
-        np.ascontiguousarray(pip_bgr),
-        np.ascontiguousarray(face_bgr),
-        DIRS,
-        LUMA,
-        radius,
-        outline,
-        shift,
-    )
-    return radius, outline, shift
+    return kernels.colour_extent(bgr, xy, off_x, off_y, steps, r0, pip_bgr, face_bgr, DIRS, LUMA)
 
 
 def _elongation(outline: np.ndarray) -> np.ndarray:
@@ -338,7 +293,7 @@ def find(bgr: np.ndarray, p: PipParams) -> Pips:
     found, xs, ys, top = found[pick], xs[pick], ys[pick], top[pick]
     peak = strength[pick].astype(np.float32)
     ys = ys - np.where(top, h + 2, 0)  # in the frame
-    closed, radius, elong = _extent(response, found, peak, p)
+    closed, radius, elong = kernels.extent(response, found, peak, p.max_radius)
     fine = (radius >= p.min_radius) & (elong <= p.max_aspect)
     keep = closed[fine]
     if not len(keep):

@@ -47,12 +47,11 @@ def _spots(frame, centre, half, pip_bgr, contrast, own_xy):
     h, w = frame.shape[:2]
     x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
     x1, y1 = min(w, int(centre[0] + half) + 1), min(h, int(centre[1] + half) + 1)
-    own = [(round(x) - x0, round(y) - y0) for x, y in own_xy.tolist()]
-    centres, boxes, own_area = kernels.spots(
-        frame, w, x0, y0, x1, y1, tuple(pip_bgr.tolist()), (PIP_COLOUR * contrast) ** 2, own
-    )
-    xy = np.frombuffer(centres).reshape(-1, 2) + np.array([x0, y0])
-    return xy, np.frombuffer(boxes, np.int64).reshape(-1, 3), own_area
+    corner = np.array([x0, y0])
+    own = np.rint(own_xy).astype(np.intp) - corner
+    limit = (PIP_COLOUR * contrast) ** 2
+    centres, boxes, own_area = kernels.spots(frame, x0, y0, x1, y1, pip_bgr, limit, own)
+    return centres + corner, boxes, own_area
 
 
 def _pip_like(boxes: np.ndarray, known: float) -> np.ndarray:
@@ -99,9 +98,9 @@ def recounted(
         # (of a 4) or in a column (of a 6): reaching twice as far takes in a whole 6.
         reach *= 2
     xy, boxes, own_area = _spots(frame, face.centre, reach, pip_bgr, contrast, pips.xy[own])
-    if not all(own_area):
+    if not own_area.all():
         return None  # its own pips are not spots of their colour: the colour tells nothing
-    new = _pip_like(boxes, statistics.median(own_area))
+    new = _pip_like(boxes, statistics.median(own_area.tolist()))
     new = new[np.hypot(*(xy[new] - face.centre).T) <= reach]
     if not len(new):
         return None  # most often: no spot need be measured against the pips read
