@@ -220,7 +220,7 @@ def photo_crops(folders: list[Path], rng, profile, det, side: int):
     return xs, ys
 
 
-def rendered_crops(count: int, rng, profile, det, side: int):
+def rendered_crops(count: int, rng, profile, det, side: int, finish: float):
     xs, ys = [], []
     for _ in range(count):
         faces = [int(f) for f in rng.integers(1, 7, int(rng.integers(1, 9)))]
@@ -231,6 +231,7 @@ def rendered_crops(count: int, rng, profile, det, side: int):
             touching=bool(rng.random() < 0.3),
             cocked=min(cocked, len(faces)),
             things=int(rng.integers(0, 5)),
+            finish=finish,
         )
         frame = synth.render(scene, rng)
         boxes = [
@@ -601,6 +602,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-silent", type=float, default=0.002)
     ap.add_argument("--max-silent-free", type=float, default=0.01)
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument(
+        "--finish",
+        type=float,
+        default=0.0,
+        help="the odds that a rendered die is dark, swirled, metallic or glossy",
+    )
     ap.add_argument("--crop", type=int, default=faceclass.CROP, help="the crops' side, in pixels")
     ap.add_argument(
         "--crops", type=Path, help="keep the crops in this .npz and reuse them when it exists"
@@ -640,6 +647,7 @@ def main(argv: list[str] | None = None) -> int:
         "synthetic": args.synthetic,
         "seed": args.seed,
         "epochs": args.epochs,
+        "finish": args.finish,
     }
     side = args.crop
     if args.calibrate_only:
@@ -651,7 +659,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         t0 = time.time()
         xs, ys = photo_crops(folders, rng, profile, det, side)
-        rx, ry = rendered_crops(args.synthetic, rng, profile, det, side)
+        rx, ry = rendered_crops(args.synthetic, rng, profile, det, side, args.finish)
         x = np.stack(xs + rx)
         y = np.array(ys + ry)
         print(f"crops cut in {time.time() - t0:.0f} s", file=sys.stderr)

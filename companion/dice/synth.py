@@ -60,6 +60,17 @@ DIE_STYLES: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
     "orange": ((30, 120, 230), (30, 30, 30)),
 }
 
+# Dice of a finish the plain styles lack (`random_scene(finish=...)`): dark translucent,
+# swirled and metallic bodies, often with coloured pips, whose glossy faces catch the lamp.
+FINISHED_STYLES: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
+    "smoke-red": ((48, 50, 58), (45, 45, 175)),
+    "smoke-white": ((55, 55, 60), (225, 225, 225)),
+    "navy-red": ((130, 70, 25), (50, 50, 190)),
+    "amber-white": ((35, 95, 150), (235, 235, 235)),
+    "gold": ((45, 155, 195), (35, 35, 35)),
+    "pearl": ((215, 218, 215), (40, 40, 40)),
+}
+
 # Tray and table surfaces (BGR) and their texture kind.
 SURFACES: dict[str, tuple[tuple[int, int, int], str]] = {
     "felt-green": ((60, 110, 45), "felt"),
@@ -100,6 +111,9 @@ class DieSpec:
     marble: float = 1.0
     # A die of another game: this symbol on its top face in place of pips (no die to read).
     symbol: str = ""
+    # Highlights of the lamp on a glossy top face, this many: small white streaks, half of
+    # them on a pip's rim, which look like pips.
+    gloss: int = 0
 
     def __post_init__(self) -> None:
         if self.face not in PIP_LAYOUT:
@@ -286,6 +300,26 @@ def _draw_die(
         if die.pip_glare:
             glint = (np.array([u - r * 0.3, v - r * 0.3]) + 0.35 * r * _CIRCLE) @ m.T + centre
             _fill(layer, glint, (245, 245, 245))
+    if die.gloss:
+        _draw_gloss(layer, die, m, centre)
+
+
+def _draw_gloss(layer: np.ndarray, die: DieSpec, m: np.ndarray, centre) -> None:
+    """`die.gloss` white streaks on the top face (face matrix `m`), placed by where the die
+    lies as its marble's swirls are: every other one on the rim of one of its pips."""
+    rng = np.random.default_rng([abs(int(die.x * 16)), abs(int(die.y * 16)), 7])
+    pips = PIP_LAYOUT[die.face]
+    for i in range(die.gloss):
+        turn = rng.uniform(0, 2 * math.pi)
+        if i % 2 == 0:
+            u, v = pips[int(rng.integers(len(pips)))]
+            at = np.array([u, v]) + 0.1 * np.array([math.cos(turn), math.sin(turn)])
+        else:
+            at = rng.uniform(-0.38, 0.38, 2)
+        long, thin = rng.uniform(0.05, 0.12), rng.uniform(0.015, 0.035)
+        c, s = math.cos(turn + math.pi / 2), math.sin(turn + math.pi / 2)
+        streak = _CIRCLE * [long, thin] @ np.array([[c, s], [-s, c]]) + at
+        _fill(layer, streak @ m.T + centre, (240, 240, 240))
 
 
 def _draw_symbol(layer: np.ndarray, die: DieSpec, m: np.ndarray, centre, light: float) -> None:
@@ -586,11 +620,14 @@ def random_scene(
     cocked: int = 0,
     pip_glare: float = 0.1,
     things: int = 0,
+    finish: float = 0.0,
 ) -> Scene:
     """A plausible tray with one die per entry of `faces`, and `things` that are not dice
     lying about. `style` picks one die style for all
     dice (default: one at random per scene, or mixed when None and rng says so). `cocked`
-    dice (the last ones) lean against the tray wall."""
+    dice (the last ones) lean against the tray wall. Each die is, at the odds `finish`, one of
+    FINISHED_STYLES, swirled, sheened and glossy at random (at 0, the default, the rng is
+    drawn from as it always was, so a seed gives the same scene)."""
     surface_name = surface or str(rng.choice(list(SURFACES)))
     colour, texture = SURFACES[surface_name]
     size = size if size is not None else float(rng.uniform(30, 56))
@@ -620,6 +657,16 @@ def random_scene(
             pips=pips,
             pip_glare=bool(rng.random() < pip_glare),
         )
+        if finish and rng.random() < finish:
+            body, pips = FINISHED_STYLES[str(rng.choice(list(FINISHED_STYLES)))]
+            spec = replace(
+                spec,
+                body=tuple(int(min(255, c * j)) for c, j in zip(body, jitter, strict=True)),
+                pips=pips,
+                marble=float(rng.uniform(1.3, 2.5)) if rng.random() < 0.5 else 1.0,
+                sheen=float(rng.uniform(1.2, 1.8)) if rng.random() < 0.4 else 1.0,
+                gloss=int(rng.integers(1, 5)) if rng.random() < 0.7 else 0,
+            )
         if i >= len(faces) - cocked:
             # Lean against the nearest wall: pushed there, tilted away from it.
             to_walls = {0.0: width - x, 180.0: x, 90.0: height - y, 270.0: y}

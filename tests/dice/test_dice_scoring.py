@@ -76,3 +76,26 @@ def test_the_bench_s_rendered_trays_have_things_that_are_not_dice_lying_off_the_
 def test_a_thing_of_no_known_kind_is_refused():
     with pytest.raises(ValueError, match="disc"):
         synth.ThingSpec("die", 10, 10, 30)
+
+
+def test_a_glossy_die_catches_the_lamp_in_white_streaks_on_its_top_face():
+    """Smoky and marbled dice shine where a lamp catches them: small white streaks that look
+    like pips, some of them on a pip's rim."""
+    die = synth.DieSpec(5, 320, 240, 80, 20, *synth.FINISHED_STYLES["smoke-red"])
+    tray = synth.Scene(dice=(die,), noise=0.0, blur=0.0)
+    plain = synth.render(tray, np.random.default_rng(0)).astype(int)
+    glossy = synth.render(replace(tray, dice=(replace(die, gloss=4),)), np.random.default_rng(0))
+    streaks = (glossy.min(axis=2) > 200) & (np.abs(glossy - plain).max(axis=2) > 100)
+    ys, xs = np.nonzero(streaks)
+    assert len(ys) > 20
+    assert np.hypot(xs - 320, ys - 240).max() < 0.5 * math.sqrt(2) * 80  # on the die
+
+
+def test_finished_dice_are_dressed_at_the_odds_asked_and_a_seed_s_scene_stays_as_it_was():
+    faces = [1, 2, 3, 4, 5, 6]
+    before = synth.random_scene(faces, np.random.default_rng(5))
+    assert synth.random_scene(faces, np.random.default_rng(5), finish=0.0) == before
+    finished = synth.random_scene(faces, np.random.default_rng(5), finish=1.0)
+    pips = {p for _, p in synth.FINISHED_STYLES.values()}
+    assert all(d.pips in pips for d in finished.dice)
+    assert any(d.gloss or d.marble != 1.0 or d.sheen != 1.0 for d in finished.dice)
