@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.dice.readers import DEFAULT as DEFAULT_READER
+from companion.dice.reading import frame_problem
 from companion.dice_record import CONFIRMED, CORRECTED, HANDS_FREE
 from companion.game.protocol import Command, Prompt
 from companion.table import Outcome, Table
@@ -65,25 +66,6 @@ class Pending:
 
 # (frame image, dice the table expects or None) -> state; keeps its own memory of frames.
 TrayWatcher = Callable[[Any, int | None], TrayState]
-
-
-MIN_FRAME_SIDE = 16  # pixels: the dice reader refuses smaller frames
-
-
-def frame_problem(image: Any) -> str | None:
-    """What makes `image` no camera frame the dice can be read from (an H x W x 3 BGR image
-    of bytes), in words; None for a good one."""
-    import numpy as np
-
-    if not isinstance(image, np.ndarray):
-        return f"it is {type(image).__name__}, not an image"
-    if image.ndim != 3 or image.shape[2] != 3:
-        return f"it has shape {image.shape}, not height x width x 3 colours"
-    if image.dtype != np.uint8:
-        return f"its pixels are {image.dtype}, not bytes (uint8)"
-    if min(image.shape[:2]) < MIN_FRAME_SIDE:
-        return f"it is {image.shape[1]}x{image.shape[0]} pixels, too small to read dice in"
-    return None
 
 
 def roll_prompt(table: Table) -> Prompt | None:

@@ -99,17 +99,35 @@ def verdict(dice: list[Die], expected: int | None, max_dice: int, maybe: int = 0
     return Reading(tuple(dice), CHECK if problems else OK, tuple(problems), expected)
 
 
+MIN_FRAME_SIDE = 16  # pixels: no die can be read in a smaller frame
+
+
+def frame_problem(image: Any) -> str | None:
+    """What makes `image` no camera frame the dice can be read from (an H x W x 3 BGR image
+    of bytes), in words; None for a good one."""
+    import numpy as np
+
+    if not isinstance(image, np.ndarray):
+        return f"it is {type(image).__name__}, not an image"
+    if image.ndim != 3 or image.shape[2] != 3:
+        return f"it has shape {image.shape}, not height x width x 3 colours"
+    if image.dtype != np.uint8:
+        return f"its pixels are {image.dtype}, not bytes (uint8)"
+    if min(image.shape[:2]) < MIN_FRAME_SIDE:
+        return f"it is {image.shape[1]}x{image.shape[0]} pixels, too small to read dice in"
+    return None
+
+
 def hand_or_refused(frame: Any, scene: Any, expected: int | None) -> Reading | None:
     """What every reader checks first: a frame that is no H x W x 3 BGR image of bytes, or
-    too small, is refused (ValueError); a hand in the tray (`scene`: the profile's scene
-    settings) gives a HAND reading, which `through_hand` keeps or sets aside once the dice are
-    read; None: read the dice."""
+    too small (`frame_problem`), is refused (ValueError); a hand in the tray (`scene`: the
+    profile's scene settings) gives a HAND reading, which `through_hand` keeps or sets aside
+    once the dice are read; None: read the dice."""
     from companion.dice.scene import hand_in_view
 
-    if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != "uint8":
-        raise ValueError("a frame is an H x W x 3 BGR image of bytes (uint8)")
-    if min(frame.shape[:2]) < 16:
-        raise ValueError(f"a frame of {frame.shape[1]}x{frame.shape[0]} pixels is too small")
+    problem = frame_problem(frame)
+    if problem is not None:
+        raise ValueError(f"a frame is an H x W x 3 BGR image of bytes (uint8): {problem}")
     hand = hand_in_view(frame, scene)
     if hand is None:
         return None
