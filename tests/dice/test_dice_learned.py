@@ -234,26 +234,6 @@ def test_empty_tray_gives_no_reading():
         assert reading.dice == ()
 
 
-@pytest.mark.parametrize(
-    ("frame", "why"),
-    [
-        (np.zeros((8, 8, 3), np.uint8), "8x8 pixels, too small"),
-        (np.zeros((480, 640), np.uint8), "not height x width x 3"),
-        (np.zeros((48, 64, 3)), "float64, not bytes"),
-        (None, "NoneType, not an image"),
-    ],
-    ids=["too small", "one channel", "not bytes", "none"],
-)
-def test_a_frame_that_cannot_be_read_is_refused_saying_why(frame, why):
-    with pytest.raises(ValueError, match=why):
-        read(frame)
-
-
-def test_a_view_of_a_frame_is_read_like_the_frame():
-    frame = synth.render(scenes.tray([scenes.die(3, 320, 240)]), np.random.default_rng(2))
-    assert read(frame[::-1, ::-1]).values == [3]
-
-
 def test_hand_in_view_gives_no_reading():
     """A hand over one of the dice asked for, or over a tray whose dice the table did not
     count, stops the roll until it leaves. One that hides none of the dice asked for

@@ -102,18 +102,3 @@ def test_the_model_settings_file_must_say_its_temperature_acceptance_and_crop(tm
     (tmp_path / "faces.json").write_text(settings)
     with pytest.raises(ModelError, match=r"faces\.json"):
         FaceModel(tmp_path)
-
-
-@pytest.mark.parametrize(
-    ("frame", "why"),
-    [
-        (np.zeros((8, 8, 3), np.uint8), "8x8 pixels, too small"),
-        (np.zeros((480, 640), np.uint8), "not height x width x 3"),
-        (np.zeros((48, 64, 3)), "float64, not bytes"),
-        (None, "NoneType, not an image"),
-    ],
-    ids=["too small", "one channel", "not bytes", "none"],
-)
-def test_a_frame_that_cannot_be_read_is_refused_saying_why(frame, why):
-    with pytest.raises(ValueError, match=why):
-        read(frame)
