@@ -272,6 +272,16 @@ def format_table(summaries: list[dict]) -> str:
             f"{s['uncertain_rate']:>8.1%} {s['confident_error_rate']:>8.2%} "
             f"{s['ms_p50']:>7.1f} {s['ms_p95']:>7.1f}"
         )
+        groups = s["hands_free_by_dice"]
+        if len(groups) > 1:  # rolls of more than one size: each size's rate
+            lines.append(
+                "  hands-free by dice in the roll: "
+                + ", ".join(
+                    f"{name} {g['hands_free_rate']:.1%} of {g['rolls']}"
+                    f" ({g['silent_error_rate']:.1%} silent)"
+                    for name, g in groups.items()
+                )
+            )
     return "\n".join(lines)
 
 

@@ -139,6 +139,17 @@ def outcome(faces: Sequence[int], reading: Reading) -> str:
     return PROPOSAL if right else WRONG
 
 
+# Rolls grouped by how many dice they have (`hands_free_by_dice`), each group's name and
+# most dice: the games the companion hosts roll at most five dice at once, so a set's rate on
+# the rolls a table asks for is told apart from its rate on bigger rolls.
+DICE_GROUPS = (("up to 5", 5), ("6-9", 9), ("10 or more", None))
+
+
+def _dice_group(count: int) -> str:
+    """The name of the DICE_GROUPS group a roll of `count` dice is in."""
+    return next(name for name, most in DICE_GROUPS if most is None or count <= most)
+
+
 @dataclass
 class Score:
     set: str
@@ -154,6 +165,8 @@ class Score:
     confident_errors: int = 0
     ms: list[float] = field(default_factory=list)
     failures: list[dict] = field(default_factory=list)
+    # per _dice_group: rolls, and what became of them (outcome)
+    by_dice: dict[str, Counter] = field(default_factory=dict)
 
     def add(self, sample: Sample, reading: Reading, ms: float) -> None:
         truth = Counter(sample.faces)
@@ -165,6 +178,7 @@ class Score:
         result = outcome(sample.faces, reading)
         self.exact += int(result in (HANDS_FREE, PROPOSAL))
         self.hands_free += int(result == HANDS_FREE)
+        self.by_dice.setdefault(_dice_group(len(sample.faces)), Counter())[result] += 1
         self.silent_errors += int(result == SILENT)
         self.proposals_right += int(result == PROPOSAL)
         self.ms.append(ms)
@@ -198,6 +212,15 @@ class Score:
             "confident_error_rate": round(self.confident_errors / dice, 4),
             "ms_p50": round(float(np.percentile(ms, 50)), 2),
             "ms_p95": round(float(np.percentile(ms, 95)), 2),
+            "hands_free_by_dice": {
+                name: {
+                    "rolls": (n := self.by_dice[name].total()),
+                    "hands_free_rate": round(self.by_dice[name][HANDS_FREE] / n, 4),
+                    "silent_error_rate": round(self.by_dice[name][SILENT] / n, 4),
+                }
+                for name, _ in DICE_GROUPS
+                if name in self.by_dice
+            },
         }
 
 

@@ -102,6 +102,7 @@ def test_dice_bench_scores_labelled_and_synthetic_sets(tmp_path, capsys, labelle
         "confident_error_rate",
         "ms_p50",
         "ms_p95",
+        "hands_free_by_dice",
     }
     assert set(rows[0]) == fields
     assert rows[0]["images"] == 4 and rows[0]["dice"] == 12

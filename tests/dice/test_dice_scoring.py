@@ -50,6 +50,21 @@ def test_a_flagged_roll_proposing_the_right_values_and_count_is_one_tap_not_hand
     assert round(s["proposal_right_rate"], 4) == 0.3333
 
 
+def test_hands_free_is_also_given_for_rolls_of_each_size():
+    s = _score(
+        ([1, 2], _reading([2, 1])),
+        ([1, 2, 3, 4, 5], _reading([1, 2, 3, 4, 6])),
+        ([3] * 7, _reading([3] * 7)),
+        ([6] * 12, _reading([6] * 12, CHECK)),
+    )
+    assert s["hands_free_by_dice"] == {
+        "up to 5": {"rolls": 2, "hands_free_rate": 0.5, "silent_error_rate": 0.5},
+        "6-9": {"rolls": 1, "hands_free_rate": 1.0, "silent_error_rate": 0.0},
+        "10 or more": {"rolls": 1, "hands_free_rate": 0.0, "silent_error_rate": 0.0},
+    }
+    assert list(_score(([4], _reading([4])))["hands_free_by_dice"]) == ["up to 5"]
+
+
 def test_per_die_accuracy_counts_extra_dice_as_errors():
     # 2 right of 2 labelled, but 4 dice read: 2 of max(2, 4).
     assert _score(([6, 6], _reading([6, 6, 1, 1], CHECK)))["per_die_accuracy"] == 0.5
