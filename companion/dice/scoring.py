@@ -140,8 +140,8 @@ def outcome(faces: Sequence[int], reading: Reading) -> str:
 
 
 # Rolls grouped by how many dice they have (`hands_free_by_dice`), each group's name and
-# most dice: the games the companion hosts roll at most five dice at once, so a set's rate on
-# the rolls a table asks for is told apart from its rate on bigger rolls.
+# most dice: the games the companion hosts roll five dice or fewer at once (six in a rare
+# case), so a set's rate on the rolls a table asks for is told apart from its bigger rolls'.
 DICE_GROUPS = (("up to 5", 5), ("6-9", 9), ("10 or more", None))
 
 
