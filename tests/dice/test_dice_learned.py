@@ -12,7 +12,7 @@ import pytest
 from companion.dice import detector, faceclass, synth
 from companion.dice.learned import decided, read, seconded
 from companion.dice.profile import Profile
-from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK, UNCERTAIN, Die, Reading, verdict
+from companion.dice.reading import CHECK, COCKED, HAND, OK, UNCERTAIN, Die, Reading, verdict
 
 from . import scenes
 
@@ -213,42 +213,6 @@ def test_random_trays_are_read_or_checked_never_silently_wrong():
         scene = synth.random_scene(faces, rng, touching=bool(rng.random() < 0.5))
         reading = read(synth.render(scene, rng), expected=len(faces))
         assert reading.values == sorted(faces) or reading.status == CHECK
-
-
-def test_oblique_view_reads_top_faces_not_side_faces():
-    rng = np.random.default_rng(8)
-    dice = [
-        scenes.die(f, 120 + 100 * i, 240, size=46, angle=10 * i)
-        for i, f in enumerate((1, 2, 3, 4, 5))
-    ]
-    reading = read(synth.render(scenes.tray(dice, "wood-light", view_tilt=0.45), rng), expected=5)
-    assert reading.values == [1, 2, 3, 4, 5], reading.problems
-
-
-def test_empty_tray_gives_no_reading():
-    rng = np.random.default_rng(3)
-    for surface in synth.SURFACES:
-        reading = read(synth.render(scenes.tray([], surface, tray_wall=24), rng))
-        assert reading.status == EMPTY
-        assert not reading.is_reading
-        assert reading.dice == ()
-
-
-def test_hand_in_view_gives_no_reading():
-    """A hand over one of the dice asked for, or over a tray whose dice the table did not
-    count, stops the roll until it leaves. One that hides none of the dice asked for
-    changes nothing."""
-    rng = np.random.default_rng(4)
-    hand = synth.HandSpec(x=320, y=330, angle=-90, width=190)
-    dice = [scenes.die(3, 120, 120), scenes.die(4, 520, 110), scenes.die(6, 320, 330)]
-    scene = scenes.tray(dice, "felt-blue", hand=hand)
-    frame = synth.render(scene, rng)
-    for expected in (3, None):
-        reading = read(frame, expected=expected)
-        assert reading.status == HAND
-        assert not reading.is_reading
-    assert read(frame, expected=2).values == [3, 4]
-    assert read(synth.render(replace(scene, hand=None), rng), expected=3).values == [3, 4, 6]
 
 
 def test_a_tray_of_a_skin_s_colour_stops_no_roll_whose_dice_are_all_seen():

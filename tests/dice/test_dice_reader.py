@@ -13,7 +13,7 @@ import pytest
 
 from companion.dice import synth
 from companion.dice.reader import read
-from companion.dice.reading import CHECK, COCKED, EMPTY, HAND, OK
+from companion.dice.reading import CHECK, COCKED, HAND, OK
 
 from . import scenes
 
@@ -146,39 +146,6 @@ def test_a_random_tray_finds_room_for_eight_big_touching_dice(seed):
     assert len(scene.dice) == 8
     for a, b in itertools.combinations(scene.dice, 2):
         assert math.dist((a.x, a.y), (b.x, b.y)) >= 56.0
-
-
-def test_oblique_view_reads_top_faces_not_side_faces():
-    rng = np.random.default_rng(8)
-    dice = [
-        scenes.die(f, 120 + 100 * i, 240, size=46, angle=10 * i)
-        for i, f in enumerate((1, 2, 3, 4, 5))
-    ]
-    reading = read(synth.render(scenes.tray(dice, "wood-light", view_tilt=0.45), rng), expected=5)
-    assert reading.values == [1, 2, 3, 4, 5], reading.problems
-
-
-def test_empty_tray_gives_no_reading():
-    rng = np.random.default_rng(3)
-    for surface in synth.SURFACES:
-        reading = read(synth.render(scenes.tray([], surface, tray_wall=24), rng))
-        assert reading.status == EMPTY
-        assert not reading.is_reading
-        assert reading.dice == ()
-
-
-def test_hand_in_view_gives_no_reading():
-    """A hand over one of the dice asked for, or over dice the table did not count, stops
-    the roll; one that hides none of the dice asked for changes nothing."""
-    rng = np.random.default_rng(4)
-    hand = synth.HandSpec(x=320, y=330, angle=-90, width=190)
-    dice = [scenes.die(3, 120, 120), scenes.die(4, 520, 110), scenes.die(6, 320, 330)]
-    frame = synth.render(scenes.tray(dice, "felt-blue", hand=hand), rng)
-    for expected in (3, None):
-        reading = read(frame, expected=expected)
-        assert reading.status == HAND
-        assert not reading.is_reading
-    assert read(frame, expected=2).values == [3, 4]
 
 
 def test_a_hand_on_a_skin_coloured_table_is_still_seen():

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from companion.dice import synth
 from companion.dice.readers import READERS, read_function
+from companion.dice.reading import EMPTY, HAND
 
 from . import scenes
 
@@ -46,3 +49,44 @@ def test_a_view_of_a_frame_is_read_like_the_frame(reader):
     frame = synth.render(scenes.tray([scenes.die(3, 320, 240)]), np.random.default_rng(2))
     view = frame[::-1, ::-1]  # no array of its own: strides that go backwards
     assert read_function(reader)(view).values == [3]
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_oblique_view_reads_top_faces_not_side_faces(reader):
+    rng = np.random.default_rng(8)
+    dice = [
+        scenes.die(f, 120 + 100 * i, 240, size=46, angle=10 * i)
+        for i, f in enumerate((1, 2, 3, 4, 5))
+    ]
+    frame = synth.render(scenes.tray(dice, "wood-light", view_tilt=0.45), rng)
+    reading = read_function(reader)(frame, expected=5)
+    assert reading.values == [1, 2, 3, 4, 5], reading.problems
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_empty_tray_gives_no_reading(reader):
+    rng = np.random.default_rng(3)
+    for surface in synth.SURFACES:
+        reading = read_function(reader)(synth.render(scenes.tray([], surface, tray_wall=24), rng))
+        assert reading.status == EMPTY
+        assert not reading.is_reading
+        assert reading.dice == ()
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_hand_in_view_gives_no_reading(reader):
+    """A hand over one of the dice asked for, or over a tray whose dice the table did not
+    count, stops the roll until it leaves. One that hides none of the dice asked for
+    changes nothing."""
+    read = read_function(reader)
+    rng = np.random.default_rng(4)
+    hand = synth.HandSpec(x=320, y=330, angle=-90, width=190)
+    dice = [scenes.die(3, 120, 120), scenes.die(4, 520, 110), scenes.die(6, 320, 330)]
+    scene = scenes.tray(dice, "felt-blue", hand=hand)
+    frame = synth.render(scene, rng)
+    for expected in (3, None):
+        reading = read(frame, expected=expected)
+        assert reading.status == HAND
+        assert not reading.is_reading
+    assert read(frame, expected=2).values == [3, 4]
+    assert read(synth.render(replace(scene, hand=None), rng), expected=3).values == [3, 4, 6]
