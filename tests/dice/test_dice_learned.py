@@ -81,21 +81,6 @@ def test_a_die_beside_one_seen_bigger_is_kept_beside_it_and_one_seen_twice_is_on
     assert found == {first: False, neighbour: True, once: False}
 
 
-def test_touching_dice_are_read_as_separate_dice():
-    rng = np.random.default_rng(21)
-    s = 44
-    dice = [
-        scenes.die(6, 200, 200, size=s, angle=0),
-        scenes.die(3, 200 + s + 1, 200, size=s, angle=2),
-        scenes.die(5, 200, 200 + s + 1, size=s, angle=-2),
-        scenes.die(2, 420, 300, "blue", size=s, angle=30),
-        scenes.die(4, 420 + s * 0.72 * 1.41, 300, "blue", size=s, angle=30),
-    ]
-    reading = read(synth.render(scenes.tray(dice, "felt-green"), rng), expected=5)
-    assert len(reading.dice) == 5
-    assert reading.values == [2, 3, 4, 5, 6] or reading.status == CHECK
-
-
 @pytest.mark.parametrize("zoom", [2.0, 4.0])
 def test_a_roll_photographed_at_a_higher_resolution_reads_the_same(zoom):
     """A 640x480 tray and the same tray at 1280x960 or 2560x1920 (dice 90-180 px): the reader

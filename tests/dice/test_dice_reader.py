@@ -61,21 +61,6 @@ def test_dice_positions_come_with_each_face():
         assert 0 < d.confidence <= 1
 
 
-def test_touching_dice_are_read_as_separate_dice():
-    rng = np.random.default_rng(21)
-    s = 44
-    dice = [
-        scenes.die(6, 200, 200, size=s, angle=0),
-        scenes.die(3, 200 + s + 1, 200, size=s, angle=2),
-        scenes.die(5, 200, 200 + s + 1, size=s, angle=-2),
-        scenes.die(2, 420, 300, "blue", size=s, angle=30),
-        scenes.die(4, 420 + s * 0.72 * 1.41, 300, "blue", size=s, angle=30),
-    ]
-    reading = read(synth.render(scenes.tray(dice, "felt-green"), rng), expected=5)
-    assert reading.values == [2, 3, 4, 5, 6], reading.problems
-    assert reading.ok
-
-
 @pytest.mark.parametrize(
     "style, surface, shift, angle",
     [

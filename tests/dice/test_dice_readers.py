@@ -90,3 +90,20 @@ def test_hand_in_view_gives_no_reading(reader):
         assert not reading.is_reading
     assert read(frame, expected=2).values == [3, 4]
     assert read(synth.render(replace(scene, hand=None), rng), expected=3).values == [3, 4, 6]
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_touching_dice_are_read_as_separate_dice(reader):
+    rng = np.random.default_rng(21)
+    s = 44
+    dice = [
+        scenes.die(6, 200, 200, size=s, angle=0),
+        scenes.die(3, 200 + s + 1, 200, size=s, angle=2),
+        scenes.die(5, 200, 200 + s + 1, size=s, angle=-2),
+        scenes.die(2, 420, 300, "blue", size=s, angle=30),
+        scenes.die(4, 420 + s * 0.72 * 1.41, 300, "blue", size=s, angle=30),
+    ]
+    frame = synth.render(scenes.tray(dice, "felt-green"), rng)
+    reading = read_function(reader)(frame, expected=5)
+    assert reading.values == [2, 3, 4, 5, 6], reading.problems
+    assert reading.ok
