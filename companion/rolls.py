@@ -27,7 +27,7 @@ import math
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.dice.readers import DEFAULT as DEFAULT_READER
@@ -66,6 +66,10 @@ class Pending:
 
 # (frame image, dice the table expects or None) -> state; keeps its own memory of frames.
 TrayWatcher = Callable[[Any, int | None], TrayState]
+
+# A roll read past a hand that lay still too long (tray_watcher): it may hide a die, or be a
+# tray of a skin's colour.
+STILL_HAND = "Something like a hand is in the tray: is every die seen?"
 
 
 def roll_prompt(table: Table) -> Prompt | None:
@@ -152,7 +156,9 @@ class RollWatcher:
                 return
             note = f"Not accepted: {outcome.reason}"
         elif len(values) != prompt.dice:
-            note = f"Saw {len(values)} dice, expected {prompt.dice}. Correct and confirm."
+            note = f"Saw {len(values)} dice, expected {prompt.dice}."
+            note += f" {STILL_HAND}" if STILL_HAND in state.problems else ""
+            note += " Correct and confirm."
         elif not state.confident:
             note = " ".join(state.problems) or "The camera is not sure of every die."
             note += " Check and confirm."
@@ -308,7 +314,10 @@ def tray_watcher(
     new roll), and the last `agree` frames of the settle window (`still_frames_needed` still
     frames in a row at `fps`) are read. The reading is confident only if the reader is sure
     of each and they all say the same: sensor noise differs from frame to frame, so one lucky
-    or unlucky frame does not decide a roll. A hand in the tray counts as motion.
+    or unlucky frame does not decide a roll. A hand in the tray counts as motion until it has
+    lain still for the profile's `hand_still_frames`: then the dice it lies among are read as
+    they lie, for the table to check (what looks like a hand may be a tray of a skin's
+    colour, and a roll must not wait for ever).
 
     The window's last frames are read as they come, not once it is over: a roll reaches the
     table two or three frames after the dice stop. A movement in the window starts it and the
@@ -319,7 +328,7 @@ def tray_watcher(
     only. None uses the built-in profile and the whole frame. `reader` names the dice reader
     (companion.dice.readers)."""
     from companion.dice.readers import read_function
-    from companion.dice.reading import HAND
+    from companion.dice.reading import BENEATH, CHECK, HAND
     from companion.dice.settle import SettleDetector
 
     if profile is None:
@@ -330,7 +339,7 @@ def tray_watcher(
     read = read_function(reader)
     in_use = profile()
     detector = SettleDetector(in_use.dice)  # its motion measure; the arming is ours
-    memory: dict[str, Any] = {"still": 0, "in_motion": False, "reads": []}
+    memory: dict[str, Any] = {"still": 0, "in_motion": False, "reads": [], "hand": 0}
 
     def watch(image: Any, expected: int | None) -> TrayState:
         nonlocal in_use, detector
@@ -341,17 +350,24 @@ def tray_watcher(
         settle = dice.settle
         view = current.tray_view(image)
         if detector.motion(view) > settle.moving_fraction:
-            memory.update(still=0, in_motion=True, reads=[])
+            memory.update(still=0, in_motion=True, reads=[], hand=0)
             return TrayState(moving=True, view=view)
         if not memory["in_motion"]:
             return TrayState(moving=False, view=view)
         memory["still"] += 1
+        memory["hand"] += memory["hand"] > 0  # frames a still hand has lain, from the first
         if memory["still"] <= still_frames_needed(settle.still_frames, fps, agree) - agree:
             return TrayState(moving=True, view=view)  # coming to rest
         reading = read(view, dice, expected)
-        if reading.status == HAND:  # a still hand: wait for it to leave
-            memory.update(still=0, reads=[])
-            return TrayState(moving=True, view=view)
+        if reading.status == HAND:  # a still hand: wait for it to leave, for a while
+            memory["hand"] = max(memory["hand"], 1)
+            beneath = reading.extras.get(BENEATH)
+            patience = still_frames_needed(settle.hand_still_frames, fps, agree)
+            if memory["hand"] <= patience or beneath is None or not beneath.is_reading:
+                memory.update(still=0, reads=[])
+                return TrayState(moving=True, view=view)
+            problems = (*beneath.problems, STILL_HAND)
+            reading = replace(beneath, status=CHECK, problems=problems)
         reads = memory["reads"]
         reads.append(reading)
         if len(reads) < agree:

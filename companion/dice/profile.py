@@ -168,11 +168,15 @@ class SettleParams:
     motion_threshold: float = 12.0
     moving_fraction: float = 0.002
     still_frames: int = 4
+    hand_still_frames: int = 90
 
     limits: ClassVar[dict] = {
         "motion_threshold": _num(1, 255, "brightness change that counts as motion"),
         "moving_fraction": _num(0, 1, "share of moving pixels that means dice are moving"),
         "still_frames": _num(1, 100, "still frames in a row before a reading", True),
+        "hand_still_frames": _num(
+            1, 3000, "still frames a 'hand' may lie before the dice are read past it", True
+        ),
     }
 
 

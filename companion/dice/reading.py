@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 UNCERTAIN = "uncertain"  # the face is a best guess a person should check
@@ -43,6 +43,9 @@ HAND = "hand"  # a hand is in the tray: no reading
 # Reading.extras: how many of the dice are places that may be dice, proposed to make up the
 # count the table asked for
 MADE_UP = "made_up"
+# and, on a HAND reading told the count, the dice read as they lie: what looks like a hand may
+# be a tray of a skin's colour, and a hand that stays still long enough is read past
+BENEATH = "beneath"
 
 
 @dataclass(frozen=True)
@@ -141,9 +144,12 @@ def through_hand(hand: Reading | None, reading: Reading) -> Reading:
     (`MADE_UP`) and none that the hand may partly hide: a hand that hides none of the dice
     asked for changes nothing, and what looks like a hand may be a tray or table of a skin's
     colour (tan leather, red felt), which would otherwise stop every roll. Not told the
-    count, a hand could hide a whole die: the roll waits."""
+    count, a hand could hide a whole die: the roll waits. The HAND reading keeps `reading`
+    in its extras (BENEATH)."""
     if hand is None:
         return reading
     seen = reading.is_reading and len(reading.dice) == reading.expected
     hides = any(hand.extras[HAND].may_hide(d) for d in reading.dice)
-    return reading if seen and not reading.extras.get(MADE_UP) and not hides else hand
+    if seen and not reading.extras.get(MADE_UP) and not hides:
+        return reading
+    return replace(hand, extras={**hand.extras, BENEATH: reading})

@@ -5,6 +5,7 @@ one line in the log."""
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -12,6 +13,7 @@ import pytest
 from servicekit import to_first_roll
 
 from companion.dice import synth
+from companion.dice.profile import Profile
 from companion.rolls import RollWatcher, tray_watcher
 from companion.table import Table
 from hardware.camera.base import Frame
@@ -128,3 +130,24 @@ def test_a_bad_frame_is_skipped_with_one_line_and_the_watch_goes_on(table, caplo
     assert rolls.latest_image() is still  # nor shown as the camera's picture
     assert feed(rolls, [moving] + [still] * 6) is not None
     assert rolls.last_submitted == tuple(sorted(d.face for d in scene.dice))
+
+
+def test_a_still_hand_holds_the_roll_for_a_while_then_the_table_checks_what_is_seen(table):
+    """A hand lying still over one of the dice holds the roll (it may hide a die) until it
+    has lain there for the profile's `hand_still_frames`; then the dice are proposed for the
+    table to check, never entered. What looks like a hand may be a tray of a skin's colour."""
+    from tests.dice import scenes
+
+    dice = [scenes.die(f, 110 + 105 * i, 150, size=44) for i, f in enumerate(FACES)]
+    hand = synth.HandSpec(x=320, y=230, angle=-90, width=120)
+    rng = np.random.default_rng(4)
+    still = synth.render(scenes.tray(dice, "felt-blue", hand=hand), rng)
+    moving = synth.render(scenes.tray([], "felt-blue"), rng)  # the dice land
+    patience = math.ceil(Profile().settle.hand_still_frames * FPS / 30)
+    version = table.version
+    rolls = watcher(table)
+    assert feed(rolls, [moving] + [still] * (patience - 2)) is None
+    assert feed(rolls, [still] * 8) is not None
+    assert table.version == version  # nothing entered without a person
+    assert rolls.pending.values == (2, 3, 5, 6)  # the 1 lies under the hand
+    assert "Something like a hand is in the tray" in rolls.pending.note
