@@ -157,15 +157,11 @@ class Score:
     dice: int = 0
     correct: int = 0
     counted: int = 0  # per image, the larger of the labelled and read counts
-    exact: int = 0
-    hands_free: int = 0
-    silent_errors: int = 0
-    proposals_right: int = 0
     flagged: int = 0
     confident_errors: int = 0
     ms: list[float] = field(default_factory=list)
     failures: list[dict] = field(default_factory=list)
-    # per _dice_group: rolls, and what became of them (outcome)
+    # what became of the rolls (`outcome`), per _dice_group
     by_dice: dict[str, Counter] = field(default_factory=dict)
 
     def add(self, sample: Sample, reading: Reading, ms: float) -> None:
@@ -176,11 +172,7 @@ class Score:
         self.correct += sum((truth & read).values())
         self.counted += max(len(sample.faces), len(reading.dice))
         result = outcome(sample.faces, reading)
-        self.exact += int(result in (HANDS_FREE, PROPOSAL))
-        self.hands_free += int(result == HANDS_FREE)
         self.by_dice.setdefault(_dice_group(len(sample.faces)), Counter())[result] += 1
-        self.silent_errors += int(result == SILENT)
-        self.proposals_right += int(result == PROPOSAL)
         self.ms.append(ms)
         if reading.ok:
             # Trusted reading: every die it got wrong is a confident error.
@@ -199,15 +191,16 @@ class Score:
         ms = np.array(self.ms) if self.ms else np.zeros(1)
         dice = max(self.dice, 1)
         images = max(self.images, 1)
+        rolls = sum(self.by_dice.values(), Counter())
         return {
             "set": self.set,
             "images": self.images,
             "dice": self.dice,
-            "hands_free_rate": round(self.hands_free / images, 4),
-            "silent_error_rate": round(self.silent_errors / images, 4),
-            "proposal_right_rate": round(self.proposals_right / images, 4),
+            "hands_free_rate": round(rolls[HANDS_FREE] / images, 4),
+            "silent_error_rate": round(rolls[SILENT] / images, 4),
+            "proposal_right_rate": round(rolls[PROPOSAL] / images, 4),
             "per_die_accuracy": round(self.correct / max(self.counted, 1), 4),
-            "exact_image_rate": round(self.exact / images, 4),
+            "exact_image_rate": round((rolls[HANDS_FREE] + rolls[PROPOSAL]) / images, 4),
             "uncertain_rate": round(self.flagged / dice, 4),
             "confident_error_rate": round(self.confident_errors / dice, 4),
             "ms_p50": round(float(np.percentile(ms, 50)), 2),
