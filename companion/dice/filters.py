@@ -14,15 +14,18 @@ from operator import index
 import cv2
 import numpy as np
 
+from companion.dice.reading import frame_problem
+
 _FIVE = np.ones((5, 5), np.uint8)
 
 
 def check_frame(bgr: np.ndarray, name: str) -> None:
-    """A ValueError naming `name` unless `bgr` is an image as the dice reader takes one,
-    uint8 H x W x 3 with H and W at least 1: another array would not fail, but be read as
-    something it is not."""
-    if bgr.dtype != np.uint8 or bgr.ndim != 3 or bgr.shape[2] != 3 or not bgr.size:
-        raise ValueError(f"{name}: an H x W x 3 uint8 image is needed, not {bgr.dtype} {bgr.shape}")
+    """A ValueError naming `name` unless `bgr` is an image as the dice reader takes one
+    (`reading.frame_problem`), of any size but empty: another array would not fail, but be
+    read as something it is not."""
+    problem = frame_problem(bgr, smallest=1)
+    if problem is not None:
+        raise ValueError(f"{name}: an H x W x 3 uint8 image is needed: {problem}")
 
 
 def responses(bgr: np.ndarray, k: int, smooth: np.ndarray, out: np.ndarray) -> None:

@@ -105,9 +105,9 @@ def verdict(dice: list[Die], expected: int | None, max_dice: int, maybe: int = 0
 MIN_FRAME_SIDE = 16  # pixels: no die can be read in a smaller frame
 
 
-def frame_problem(image: Any) -> str | None:
+def frame_problem(image: Any, smallest: int = MIN_FRAME_SIDE) -> str | None:
     """What makes `image` no camera frame the dice can be read from (an H x W x 3 BGR image
-    of bytes), in words; None for a good one."""
+    of bytes, at least `smallest` pixels a side), in words; None for a good one."""
     import numpy as np
 
     if not isinstance(image, np.ndarray):
@@ -116,7 +116,7 @@ def frame_problem(image: Any) -> str | None:
         return f"it has shape {image.shape}, not height x width x 3 colours"
     if image.dtype != np.uint8:
         return f"its pixels are {image.dtype}, not bytes (uint8)"
-    if min(image.shape[:2]) < MIN_FRAME_SIDE:
+    if min(image.shape[:2]) < smallest:
         return f"it is {image.shape[1]}x{image.shape[0]} pixels, too small to read dice in"
     return None
 
