@@ -49,6 +49,7 @@ class TrayState:
     problems: tuple[str, ...] = ()  # what a person should check, in words
     reading: Any = None  # the dice reader's Reading, for outlining the dice on the picture
     view: Any = None  # the image the reader saw (the calibrated tray); readings refer to it
+    doubted: tuple[int, ...] = ()  # places in `values` of the dice not read for sure
 
 
 @dataclass(frozen=True)
@@ -59,9 +60,15 @@ class Pending:
     version: int = 0  # the table's version it was read at; any change makes it stale
     reading: Any = field(default=None, compare=False, repr=False)  # the reader's Reading
     view: Any = field(default=None, compare=False, repr=False)  # the image it was read on
+    doubted: tuple[int, ...] = ()  # places in `values` of the dice to check first
 
     def to_json(self) -> dict[str, Any]:
-        return {"values": list(self.values), "expected": self.expected, "note": self.note}
+        return {
+            "values": list(self.values),
+            "expected": self.expected,
+            "note": self.note,
+            "doubted": list(self.doubted),
+        }
 
 
 # (frame image, dice the table expects or None) -> state; keeps its own memory of frames.
@@ -160,12 +167,21 @@ class RollWatcher:
             note += f" {STILL_HAND}" if STILL_HAND in state.problems else ""
             note += " Correct and confirm."
         elif not state.confident:
-            note = " ".join(state.problems) or "The camera is not sure of every die."
+            said = [f"{p[0].upper()}{p[1:]}." for p in state.problems if p]
+            note = " ".join(said) or "The camera is not sure of every die."
             note += " Check and confirm."
         else:
             note = "Confirm the dice."
         self._set_pending(
-            Pending(tuple(values), prompt.dice, note, self.table.version, state.reading, state.view)
+            Pending(
+                tuple(values),
+                prompt.dice,
+                note,
+                self.table.version,
+                state.reading,
+                state.view,
+                state.doubted,
+            )
         )
 
     def roll_prompt(self) -> Prompt | None:
@@ -379,6 +395,8 @@ def tray_watcher(
         same = all(r.values == first.values for r in reads)
         problems = first.problems if same else (*first.problems, "successive frames disagree")
         confident = same and all(r.ok for r in reads)
-        return TrayState(False, tuple(first.values), confident, problems, first, view)
+        return TrayState(
+            False, tuple(first.values), confident, problems, first, view, first.doubted
+        )
 
     return watch

@@ -70,6 +70,13 @@ class Reading:
         """Faces of the dice that have one, sorted (cocked dice have none)."""
         return sorted(d.face for d in self.dice if d.face is not None)
 
+    @property
+    def doubted(self) -> tuple[int, ...]:
+        """Places in `values` of the dice not read for sure, so a person checks those first
+        (of dice showing the same face, the sure ones come first)."""
+        faced = sorted((d.face, d.flagged) for d in self.dice if d.face is not None)
+        return tuple(i for i, (_, flagged) in enumerate(faced) if flagged)
+
     def to_json(self) -> dict:
         return {
             "status": self.status,

@@ -151,3 +151,25 @@ def test_a_still_hand_holds_the_roll_for_a_while_then_the_table_checks_what_is_s
     assert table.version == version  # nothing entered without a person
     assert rolls.pending.values == (2, 3, 5, 6)  # the 1 lies under the hand
     assert "Something like a hand is in the tray" in rolls.pending.note
+
+
+def test_a_die_cut_by_the_frame_is_proposed_marked_as_the_one_to_check(table):
+    """Half a die at the frame's edge may show a face cut short: the roll waits for the table,
+    and the reading marks that die, so a person looks at it first."""
+    from tests.dice import scenes
+
+    dice = [
+        scenes.die(f, 110 + 105 * i, 240, angle=9 * i, size=48) for i, f in enumerate((2, 3, 5, 6))
+    ]
+    dice.append(scenes.die(4, 330, 0, angle=5, size=48))  # half out of view
+    rng = np.random.default_rng(6)
+    still = synth.render(scenes.tray(dice, "felt-blue"), rng)
+    moving = synth.render(scenes.tray([], "felt-blue"), rng)  # the dice land
+    version = table.version
+    rolls = watcher(table)
+    assert feed(rolls, [moving] + [still] * 6) is not None
+    assert table.version == version
+    pending = rolls.pending
+    assert pending.values == (2, 3, 4, 5, 6)
+    assert pending.doubted == (2,)  # the 4
+    assert pending.to_json()["doubted"] == [2]
