@@ -244,8 +244,13 @@ class Panel:
         prompts = self.table.prompts()
         pending = self._pending()
         if pending is not None and any(p.kind == "roll" for p in prompts):
-            title = "Dice read" if len(pending.values) == pending.expected else "Fix the dice"
-            return common.dice_reading(pending.values, title, expected=pending.expected)
+            if len(pending.values) != pending.expected:
+                title = "Fix the dice"
+            else:
+                title = "Check the dice" if pending.doubted else "Dice read"
+            return common.dice_reading(
+                pending.values, title, expected=pending.expected, doubted=pending.doubted
+            )
         problems = self.problems()
         if problems:
             return common.notice("Check the hardware", *problems, *(p.text for p in prompts[:1]))
@@ -334,7 +339,9 @@ class Panel:
             elif button == "BACK":
                 self.rolls.discard()
             elif button in ("UP", "DOWN"):
-                self._editor = _Editor("dice", values)
+                # Straight to the first die the camera was not sure of: the one to check.
+                doubted = [i for i in pending.doubted if i < prompt.dice]
+                self._editor = _Editor("dice", values, cursor=doubted[0] if doubted else 0)
                 self._edit(button)
         elif button in ("MENU", "OK", "UP", "DOWN"):
             self._editor = _Editor("dice", [None] * prompt.dice)

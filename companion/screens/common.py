@@ -39,9 +39,11 @@ def dice_reading(
     hint: str = "OK confirm  \u25b2\u25bc fix",
     cursor: int | None = None,
     expected: int | None = None,
+    doubted: Sequence[int] = (),
 ) -> Screen:
     """The dice just read (or being entered), one big digit per die with its face above;
-    `cursor` marks the die being corrected; the title bar counts dice known / `expected`."""
+    `cursor` marks the die being corrected, a frame each of the `doubted` ones (the camera
+    was not sure of them); the title bar counts dice known / `expected`."""
     canvas = Canvas("dice")
     known = sum(v is not None for v in values)
     canvas.bar(0, title, f"{known}/{len(values) if expected is None else expected}")
@@ -56,6 +58,8 @@ def dice_reading(
         box = (left + 1, 33, left + slot - 2, 51)
         if i == cursor:
             canvas.fill(box)
+        elif i in doubted:
+            canvas.frame(box)
         canvas.text((left + slot / 2, 42.5), digit, HUGE, anchor="mm", invert=i == cursor)
     canvas.text((WIDTH / 2, 58), hint, SMALL, anchor="mm")
     return canvas.done()

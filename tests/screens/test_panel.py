@@ -222,3 +222,38 @@ def test_ok_on_a_reading_with_a_die_missing_goes_to_that_die(table):
     screen = press(panel, "OK")
     assert table.public_view()["last_dice"]["values"] == [2, 3, 5, 6, 1]
     assert rolls.pending is None and screen.name == "status"
+
+
+def test_a_die_the_camera_is_not_sure_of_is_framed_and_fixed_first(table):
+    """The camera read five dice but was not sure of the third: the OLED says to check them
+    and frames that die alone, and a press of DOWN changes that die, not the first, so the
+    keeper fixes the one die to look at and confirms the rest as read."""
+    table.new_game("chac", {}, ["Ana", "Ben"], seed=7)
+    for seat in (0, 1):
+        table.submit(table.legal(seat)[0])
+    table.submit(Command("first_dicekeeper", None, {"keeper": 0}))
+    read = TrayState(moving=False, values=(2, 3, 4, 5, 6), doubted=(2,))
+    seen = iter([TrayState(moving=True), read])
+    rolls = RollWatcher(table, lambda image, expected: next(seen), auto_submit=False)
+    frame = Frame(np.zeros((16, 16, 3), np.uint8), 0.0, 0)
+    rolls.on_frame(frame)
+    rolls.on_frame(frame)
+    panel = Panel(table, rolls=rolls)
+    screen = panel.screen()
+    assert "Check the dice" in screen.text and "5/5" in screen.text
+    big = [t for t in screen.texts if t.size == 22]
+    assert [t.text for t in big] == ["2", "3", "4", "5", "6"]
+
+    def framed(digit):  # a lit line right above the digit, across its slot
+        middle = (digit.box[0] + digit.box[2]) // 2
+        return all(screen.image.getpixel((x, 33)) for x in range(middle - 8, middle + 9))
+
+    assert [framed(t) for t in big] == [False, False, True, False, False]
+    version = table.version
+    screen = press(panel, "DOWN")
+    big = [t for t in screen.texts if t.size == 22]
+    assert [t.text for t in big] == ["2", "3", "3", "5", "6"] and big[2].inverted
+    for _ in range(3):
+        assert table.version == version  # the dice after it are the camera's, confirmed by OK
+        screen = press(panel, "OK")
+    assert table.public_view()["last_dice"]["values"] == [2, 3, 3, 5, 6]

@@ -57,8 +57,10 @@ def test_a_doubtful_reading_waits_for_the_ok_button(start_service):
     assert service.table.version == version  # nothing entered without a person
     status, state = sim.get("/api/sim/state")
     assert state["pending"]["values"] == list(pending.values)
-    # The OLED shows the reading and waits for OK ("Fix the dice" when the count is off).
-    assert wait_for(lambda: re.search("Dice read|Fix the dice", service.panel.screen().text))
+    # The OLED shows the reading and waits for OK ("Check the dice" when it doubts a die, "Fix
+    # the dice" when the count is off).
+    titles = "Dice read|Check the dice|Fix the dice"
+    assert wait_for(lambda: re.search(titles, service.panel.screen().text))
     status, _ = sim.post("/api/sim/button", {"button": "OK"})
     assert status == 200
     assert wait_for(lambda: service.table.version != version)
