@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from servicekit import signed_in_host, to_first_roll, wait_for
 
+from companion.rolls import TrayState
+
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "service"
@@ -88,3 +90,29 @@ def test_a_throw_from_the_host_page_is_read_and_confirmed_there(start_service, b
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     phone.screenshot(path=str(ARTIFACTS / "host-sim-phone.png"), full_page=True)
     assert not phone_errors, phone_errors
+
+
+def test_the_dice_the_camera_is_not_sure_of_are_marked_on_the_page_and_the_oled(
+    start_service, browser
+):
+    """A reading the camera is not sure of every die of waits for the host, and both the page
+    and the OLED point at the die to look at in the tray before confirming."""
+    running = start_service(**{"dice.auto_submit": False})
+    service = running.service
+    to_first_roll(service.table)
+    page, errors = signed_in_host(browser, running, PHONE)
+    # The dice land, then the reader reads them unsure of the 4 (a die the frame cuts, say).
+    landed = iter([TrayState(moving=True)])
+    read = TrayState(False, (2, 3, 4, 5, 6), False, ("1 die not read for sure",), doubted=(2,))
+    service.rolls.watch = lambda image, expected: next(landed, read)
+    page.wait_for_selector("#pending:not([hidden])", timeout=15000)
+    dice = page.locator("#pending-dice .die").all()
+    assert [d.text_content() for d in dice] == ["2", "3", "4", "5", "6"]
+    assert [i for i, d in enumerate(dice) if "doubt" in d.get_attribute("class")] == [2]
+    assert dice[2].get_attribute("title") == "The camera is not sure of this die"
+    note = page.text_content("#pending-note")
+    assert note.startswith("1 die not read for sure. Check and confirm. Look at the die marked ?")
+    assert "Check the dice" in service.panel.screen().text
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "host-doubted-die-phone.png"), full_page=True)
+    assert not errors, errors

@@ -204,8 +204,13 @@
     if (key === shownPending) return; // keep what the host is typing
     shownPending = key;
     if (!p) return;
-    $("pending-dice").replaceChildren(...p.values.map((v) => el("span", { class: "die" }, String(v))));
-    $("pending-note").textContent = p.note + (p.expected ? ` (the table expects ${p.expected} dice)` : "");
+    const doubted = new Set(p.doubted);
+    $("pending-dice").replaceChildren(...p.values.map((v, i) => el("span", doubted.has(i)
+      ? { class: "die doubt", title: "The camera is not sure of this die" }
+      : { class: "die" }, String(v))));
+    const look = doubted.size ? ` Look at the ${doubted.size > 1 ? "dice" : "die"} marked ? first.` : "";
+    $("pending-note").textContent =
+      p.note + look + (p.expected ? ` (The table expects ${p.expected} dice.)` : "");
     $("pending-values").value = p.values.join("");
   }
 
