@@ -198,19 +198,25 @@ def test_hardware_problems_are_shown_with_what_the_table_waits_for(table):
     assert panel.screen().name == "status"
 
 
-def test_ok_on_a_reading_with_a_die_missing_goes_to_that_die(table):
-    """The camera saw 4 of 5 dice: OK does not submit a reading the table must refuse, it
-    opens the correction on the missing die; the completed roll then reaches the table."""
+def read_at_first_roll(table, read: TrayState) -> tuple[Panel, RollWatcher]:
+    """A game at its first roll, the dice thrown, and the camera's reading `read` waiting for
+    the table (never entered by itself): the panel and the roll watcher."""
     table.new_game("chac", {}, ["Ana", "Ben"], seed=7)
     for seat in (0, 1):
         table.submit(table.legal(seat)[0])
     table.submit(Command("first_dicekeeper", None, {"keeper": 0}))
-    seen = iter([TrayState(moving=True), TrayState(moving=False, values=(2, 3, 5, 6))])
+    seen = iter([TrayState(moving=True), read])
     rolls = RollWatcher(table, lambda image, expected: next(seen), auto_submit=False)
     frame = Frame(np.zeros((16, 16, 3), np.uint8), 0.0, 0)
     rolls.on_frame(frame)
     rolls.on_frame(frame)
-    panel = Panel(table, rolls=rolls)
+    return Panel(table, rolls=rolls), rolls
+
+
+def test_ok_on_a_reading_with_a_die_missing_goes_to_that_die(table):
+    """The camera saw 4 of 5 dice: OK does not submit a reading the table must refuse, it
+    opens the correction on the missing die; the completed roll then reaches the table."""
+    panel, rolls = read_at_first_roll(table, TrayState(moving=False, values=(2, 3, 5, 6)))
     screen = panel.screen()
     assert "Fix the dice" in screen.text and "4/5" in screen.text
     version = table.version
@@ -228,17 +234,8 @@ def test_a_die_the_camera_is_not_sure_of_is_framed_and_fixed_first(table):
     """The camera read five dice but was not sure of the third: the OLED says to check them
     and frames that die alone, and a press of DOWN changes that die, not the first, so the
     keeper fixes the one die to look at and confirms the rest as read."""
-    table.new_game("chac", {}, ["Ana", "Ben"], seed=7)
-    for seat in (0, 1):
-        table.submit(table.legal(seat)[0])
-    table.submit(Command("first_dicekeeper", None, {"keeper": 0}))
     read = TrayState(moving=False, values=(2, 3, 4, 5, 6), doubted=(2,))
-    seen = iter([TrayState(moving=True), read])
-    rolls = RollWatcher(table, lambda image, expected: next(seen), auto_submit=False)
-    frame = Frame(np.zeros((16, 16, 3), np.uint8), 0.0, 0)
-    rolls.on_frame(frame)
-    rolls.on_frame(frame)
-    panel = Panel(table, rolls=rolls)
+    panel, _ = read_at_first_roll(table, read)
     screen = panel.screen()
     assert "Check the dice" in screen.text and "5/5" in screen.text
     big = [t for t in screen.texts if t.size == 22]
