@@ -167,7 +167,9 @@ class RollWatcher:
             note += f" {STILL_HAND}" if STILL_HAND in state.problems else ""
             note += " Correct and confirm."
         elif not state.confident:
-            said = [f"{p[0].upper()}{p[1:]}." for p in state.problems if p]
+            said = [
+                p[0].upper() + p[1:] + ("" if p[-1] in ".?!" else ".") for p in state.problems if p
+            ]
             note = " ".join(said) or "The camera is not sure of every die."
             note += " Check and confirm."
         else:

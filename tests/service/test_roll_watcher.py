@@ -14,7 +14,7 @@ from servicekit import to_first_roll
 
 from companion.dice import synth
 from companion.dice.profile import Profile
-from companion.rolls import RollWatcher, tray_watcher
+from companion.rolls import STILL_HAND, RollWatcher, TrayState, tray_watcher
 from companion.table import Table
 from hardware.camera.base import Frame
 from hardware.camera.sim import SimCamera
@@ -173,3 +173,15 @@ def test_a_die_cut_by_the_frame_is_proposed_marked_as_the_one_to_check(table):
     assert pending.values == (2, 3, 4, 5, 6)
     assert pending.doubted == (2,)  # the 4
     assert pending.to_json()["doubted"] == [2]
+
+
+def test_the_reasons_a_reading_waits_read_as_sentences(table):
+    """The reader's problems, each a sentence of its own, whether it ends in a question."""
+    problems = ("1 die not read for sure", STILL_HAND)
+    seen = iter([TrayState(moving=True), TrayState(False, (1, 2, 3, 5, 6), False, problems)])
+    rolls = RollWatcher(table, lambda image, expected: next(seen), auto_submit=False)
+    assert feed(rolls, [np.zeros((16, 16, 3), np.uint8)] * 2) == 1
+    assert rolls.pending.note == (
+        "1 die not read for sure. Something like a hand is in the tray: is every die seen?"
+        " Check and confirm."
+    )
